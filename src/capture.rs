@@ -1,0 +1,153 @@
+//! Capture files: one JSON document per verified request, the format
+//! `hookline replay` reads back.
+
+use std::path::{Path, PathBuf};
+
+use actix_web::HttpRequest;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+
+use crate::provider::{SchemeKind, VerifiedWebhook};
+
+/// Stands in for a header value that is itself a secret (a shared token).
+pub const REDACTED: &str = "[redacted]";
+
+/// A captured request.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Capture {
+    /// The route name (`[providers.NAME]`).
+    pub provider: String,
+    /// The provider definition kind, so `replay --resign` knows the scheme.
+    /// Absent in hand-written captures, where `provider` is taken as the kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    pub tenant: String,
+    pub method: String,
+    pub path: String,
+    #[serde(default)]
+    pub query: String,
+    /// In the order received.
+    pub headers: Vec<(String, String)>,
+    pub body_base64: String,
+    pub received_at: String,
+}
+
+impl Capture {
+    pub fn body(&self) -> Result<Vec<u8>, base64::DecodeError> {
+        BASE64.decode(&self.body_base64)
+    }
+
+    pub fn kind(&self) -> &str {
+        self.kind.as_deref().unwrap_or(&self.provider)
+    }
+
+    pub fn read(path: &Path) -> anyhow::Result<Self> {
+        let text = std::fs::read(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        serde_json::from_slice(&text)
+            .map_err(|e| anyhow::anyhow!("{}: not a capture file: {e}", path.display()))
+    }
+}
+
+/// Writes captures under `dir/provider/tenant/`.
+#[derive(Debug, Clone)]
+pub struct CaptureWriter {
+    dir: PathBuf,
+}
+
+impl CaptureWriter {
+    pub fn new(dir: PathBuf) -> Self {
+        CaptureWriter { dir }
+    }
+
+    /// Write one capture. A failure is logged, never fails the request: the
+    /// capture is a diagnostic, the event is what matters.
+    pub async fn write(&self, req: &HttpRequest, ev: &VerifiedWebhook) {
+        let def = &ev.provider().def;
+        let secret_header =
+            (def.signature.scheme == SchemeKind::Token).then_some(&def.signature.header);
+        let headers = req
+            .headers()
+            .iter()
+            .map(|(name, value)| {
+                let name = name.as_str().to_owned();
+                let value = if secret_header
+                    .is_some_and(|h| h.0.iter().any(|n| n.eq_ignore_ascii_case(&name)))
+                {
+                    REDACTED.to_owned()
+                } else {
+                    String::from_utf8_lossy(value.as_bytes()).into_owned()
+                };
+                (name, value)
+            })
+            .collect();
+        let now = chrono::Utc::now();
+        let capture = Capture {
+            provider: ev.provider_name().to_owned(),
+            kind: Some(def.kind.clone()),
+            tenant: ev.tenant().to_owned(),
+            method: req.method().to_string(),
+            path: req.path().to_owned(),
+            query: req.query_string().to_owned(),
+            headers,
+            body_base64: BASE64.encode(ev.body()),
+            received_at: now.to_rfc3339(),
+        };
+        let dir = self.dir.join(ev.provider_name()).join(ev.tenant());
+        let safe_id: String = ev
+            .event_id()
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .take(80)
+            .collect();
+        let file = dir.join(format!(
+            "{}-{}-{:08x}.json",
+            now.format("%Y%m%dT%H%M%S%.3fZ"),
+            safe_id,
+            rand::random::<u32>()
+        ));
+        let result = async {
+            tokio::fs::create_dir_all(&dir).await?;
+            let json = serde_json::to_vec_pretty(&capture)?;
+            tokio::fs::write(&file, json).await
+        }
+        .await;
+        if let Err(e) = result {
+            tracing::warn!(error = %e, dir = %dir.display(), "could not write capture");
+        }
+    }
+}
+
+/// Every `*.json` file under the given files and directories, sorted.
+pub fn collect_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    fn walk(p: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+        if p.is_dir() {
+            let mut entries: Vec<_> = std::fs::read_dir(p)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .collect();
+            entries.sort();
+            for e in entries {
+                if e.is_dir() || e.extension().is_some_and(|x| x == "json") {
+                    walk(&e, out)?;
+                }
+            }
+        } else if p.exists() {
+            out.push(p.to_owned());
+        } else {
+            anyhow::bail!("{}: no such file or directory", p.display());
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        walk(p, &mut out)?;
+    }
+    Ok(out)
+}

@@ -1,0 +1,340 @@
+//! The `hookline` command line. Exit codes: 0 ok, 1 runtime or validation
+//! error, 2 usage error.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use secrecy::{ExposeSecret, SecretString};
+
+use crate::config::{self, Settings};
+use crate::provider::{sign, Definitions, SignInput, SigningKey};
+
+#[derive(Parser)]
+#[command(name = "hookline", version, about = "Webhook ingestion receiver")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args)]
+struct ConfigArg {
+    /// Configuration file (TOML).
+    #[arg(long, env = "HOOKLINE_CONFIG")]
+    config: PathBuf,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the receiver.
+    Serve(ConfigArg),
+    /// Validate the configuration and print what it sets up (secrets redacted).
+    CheckConfig(ConfigArg),
+    /// Apply migrations to the configured stores.
+    Migrate(ConfigArg),
+    /// Print the headers a provider would send for the body on standard input.
+    Sign {
+        /// Provider kind (stripe, github, shopify, slack, standard-webhooks, svix, gitlab, generic-hmac).
+        #[arg(long)]
+        provider: String,
+        /// The signing secret.
+        #[arg(long, env = "HOOKLINE_SIGN_SECRET", hide_env_values = true)]
+        secret: SecretString,
+        /// Unix timestamp to sign (default: now).
+        #[arg(long)]
+        timestamp: Option<i64>,
+        /// Event/message ID for schemes that carry it in a header (default: a new UUID).
+        #[arg(long)]
+        id: Option<String>,
+        /// Event type, for schemes that carry it in a header.
+        #[arg(long)]
+        event_type: Option<String>,
+        /// The URL the provider would post to (for schemes that sign it).
+        #[arg(long, default_value = "")]
+        url: String,
+        /// Directory of extra provider definitions.
+        #[arg(long)]
+        providers_dir: Option<PathBuf>,
+    },
+    /// Replay capture files (or directories of them) against a receiver.
+    Replay {
+        /// Capture files or directories.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Base URL of the receiver.
+        #[arg(long)]
+        target: url::Url,
+        /// Re-sign every capture with this secret and a fresh timestamp.
+        #[arg(long, env = "HOOKLINE_RESIGN_SECRET", hide_env_values = true)]
+        resign: Option<SecretString>,
+        /// Requests in flight at once.
+        #[arg(long, default_value_t = 8)]
+        concurrency: usize,
+        /// Requests per second, at most.
+        #[arg(long)]
+        rate: Option<f64>,
+        /// Directory of extra provider definitions.
+        #[arg(long)]
+        providers_dir: Option<PathBuf>,
+    },
+}
+
+/// Run the command line; returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return 1;
+        }
+    };
+    match runtime.block_on(run(cli.command)) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            1
+        }
+    }
+}
+
+fn load(arg: &ConfigArg) -> anyhow::Result<Settings> {
+    config::load(&arg.config).map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+async fn run(command: Command) -> anyhow::Result<i32> {
+    match command {
+        Command::Serve(arg) => {
+            crate::telemetry::init();
+            let settings = load(&arg)?;
+            let app = crate::server::Application::build(settings).await?;
+            tracing::info!(port = app.port(), "hookline is listening");
+            app.run_until_stopped().await?;
+            Ok(0)
+        }
+        Command::CheckConfig(arg) => match config::load(&arg.config) {
+            Ok(settings) => {
+                print!("{}", describe(&settings));
+                Ok(0)
+            }
+            Err(e) => {
+                eprint!("{e}");
+                Ok(1)
+            }
+        },
+        Command::Migrate(arg) => {
+            let settings = load(&arg)?;
+            crate::store::Store::migrate(&settings.store).await?;
+            println!("migrations applied");
+            Ok(0)
+        }
+        Command::Sign {
+            provider,
+            secret,
+            timestamp,
+            id,
+            event_type,
+            url,
+            providers_dir,
+        } => {
+            let defs = definitions(providers_dir)?;
+            let def = defs.get(&provider).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "unknown provider kind {provider:?} (known: {})",
+                    defs.kinds().collect::<Vec<_>>().join(", ")
+                )
+            })?;
+            let key = SigningKey::decode(def.signature.secret_encoding, secret.expose_secret())
+                .map_err(|e| anyhow::anyhow!("--secret: {e}"))?;
+            let mut body = Vec::new();
+            std::io::stdin().read_to_end(&mut body)?;
+            let id = id.unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+            let timestamp = timestamp.unwrap_or_else(|| chrono::Utc::now().timestamp());
+            let mut headers = vec![("Content-Type".to_owned(), def.content_type.clone())];
+            // The headers that carry the event ID and type, where the
+            // definition reads them from headers.
+            if let Some(names) = &def.event_id.header {
+                if def.signature.id_header.as_ref() != Some(names) {
+                    headers.push((names.primary().to_owned(), id.clone()));
+                }
+            }
+            if let (Some(names), Some(t)) = (
+                def.event_type.as_ref().and_then(|s| s.header.as_ref()),
+                &event_type,
+            ) {
+                headers.push((names.primary().to_owned(), t.clone()));
+            }
+            headers.extend(sign(
+                def,
+                &key,
+                &SignInput {
+                    body: &body,
+                    id: &id,
+                    timestamp,
+                    url: &url,
+                },
+            ));
+            for (k, v) in headers {
+                println!("{k}: {v}");
+            }
+            Ok(0)
+        }
+        Command::Replay {
+            paths,
+            target,
+            resign,
+            concurrency,
+            rate,
+            providers_dir,
+        } => {
+            let files = crate::capture::collect_files(&paths)?;
+            if files.is_empty() {
+                anyhow::bail!("no capture files found");
+            }
+            eprintln!("replaying {} capture(s) to {target}", files.len());
+            let summary = crate::replay::replay(
+                files,
+                crate::replay::ReplayOptions {
+                    target,
+                    resign,
+                    concurrency,
+                    rate,
+                    definitions: definitions(providers_dir)?,
+                },
+            )
+            .await?;
+            print!("{}", summary.render());
+            Ok(if summary.all_answered() { 0 } else { 1 })
+        }
+    }
+}
+
+fn definitions(dir: Option<PathBuf>) -> anyhow::Result<Definitions> {
+    Definitions::load(dir.as_deref()).map_err(|errors| {
+        anyhow::anyhow!(
+            "provider definitions:\n{}",
+            errors
+                .iter()
+                .map(|e| format!("  {e}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    })
+}
+
+/// A URL with any password replaced, for printing.
+fn redact_url(raw: &str) -> String {
+    match url::Url::parse(raw) {
+        Ok(mut u) => {
+            if u.password().is_some() {
+                let _ = u.set_password(Some("[redacted]"));
+            }
+            u.to_string()
+        }
+        Err(_) => "[unparseable, redacted]".into(),
+    }
+}
+
+/// What `check-config` prints: everything the config sets up, no secret.
+pub fn describe(s: &Settings) -> String {
+    use std::fmt::Write;
+    let d = |d: std::time::Duration| humantime::format_duration(d).to_string();
+    let mut out = String::new();
+    let _ = writeln!(out, "{}: ok", s.source);
+    let _ = writeln!(
+        out,
+        "server: listen {}, max_body_bytes {}",
+        s.server.listen, s.server.max_body_bytes
+    );
+    match s.store.kind {
+        config::StoreKind::Embedded => {
+            let _ = writeln!(out, "store: embedded ({})", s.store.path.display());
+        }
+        config::StoreKind::Redis => {
+            let redis = s
+                .store
+                .redis_url
+                .iter()
+                .chain(&s.store.redis_cluster)
+                .map(|u| redact_url(u.expose_secret()))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let db = s
+                .store
+                .database_url
+                .as_ref()
+                .map(|u| redact_url(u.expose_secret()))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "store: redis ({redis}), key prefix {:?}, database {db}",
+                s.store.key_prefix
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "dedup: in_progress_ttl {}, window {}",
+        d(s.dedup.in_progress_ttl),
+        d(s.dedup.window)
+    );
+    let _ = writeln!(out, "providers:");
+    for p in s.providers.values() {
+        let _ = writeln!(
+            out,
+            "  {} (kind {}, tolerance {}, window {}, ack {:?}, critical {:?})",
+            p.name,
+            p.def.kind,
+            d(p.tolerance),
+            d(p.window),
+            p.ack,
+            p.critical_patterns
+        );
+        for t in p.tenants.values() {
+            let _ = writeln!(
+                out,
+                "    tenant {}: {} secret(s) [redacted]",
+                t.name,
+                t.keys.len()
+            );
+        }
+    }
+    let _ = writeln!(out, "handlers:");
+    if s.handlers.is_empty() {
+        let _ = writeln!(out, "  (none)");
+    }
+    for h in s.handlers.values() {
+        let _ = writeln!(
+            out,
+            "  {} -> {} (events {:?}, tenants {:?}, timeout {}, max_attempts {}, signing_secret [redacted])",
+            h.name,
+            redact_url(h.url.as_str()),
+            h.events_patterns,
+            h.tenants_patterns,
+            d(h.timeout),
+            h.max_attempts
+        );
+    }
+    if let Some(dir) = &s.capture_dir {
+        let _ = writeln!(out, "capture: {}", dir.display());
+    }
+    let _ = writeln!(
+        out,
+        "admin: {}",
+        if s.admin_token.is_some() {
+            "enabled (token redacted)"
+        } else {
+            "disabled"
+        }
+    );
+    out
+}

@@ -1,0 +1,159 @@
+//! Providers: definitions (data), schemes (code), and the one function that
+//! turns an untrusted request into a [`VerifiedWebhook`].
+
+mod definition;
+mod scheme;
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use sha2::{Digest, Sha256};
+
+pub use definition::{
+    Definitions, Encoding, FieldSource, HeaderNames, ProviderDef, SchemeKind, SecretEncoding,
+};
+pub use scheme::{sign, HeaderLookup, Request, SignInput, SigningKey, Template, VerifyError};
+
+use crate::config::{Provider, Tenant};
+
+/// Longest event ID accepted; longer ones are malformed.
+pub const MAX_EVENT_ID_LEN: usize = 255;
+
+/// A request whose signature checked out and whose event ID was found.
+///
+/// The fields are private and the only constructor is [`verify_request`], so
+/// nothing that has not been verified can reach the dedup and delivery code.
+#[derive(Debug, Clone)]
+pub struct VerifiedWebhook {
+    provider: Arc<Provider>,
+    tenant: String,
+    event_id: String,
+    event_type: String,
+    body: Bytes,
+    body_sha256: [u8; 32],
+    content_type: Option<String>,
+}
+
+impl VerifiedWebhook {
+    pub fn provider(&self) -> &Arc<Provider> {
+        &self.provider
+    }
+    pub fn provider_name(&self) -> &str {
+        &self.provider.name
+    }
+    pub fn tenant(&self) -> &str {
+        &self.tenant
+    }
+    pub fn event_id(&self) -> &str {
+        &self.event_id
+    }
+    pub fn event_type(&self) -> &str {
+        &self.event_type
+    }
+    pub fn body(&self) -> &Bytes {
+        &self.body
+    }
+    pub fn body_sha256(&self) -> &[u8; 32] {
+        &self.body_sha256
+    }
+    pub fn content_type(&self) -> Option<&str> {
+        self.content_type.as_deref()
+    }
+    /// Whether the provider's `critical` globs select this event type.
+    pub fn is_critical(&self) -> bool {
+        self.provider.is_critical(&self.event_type)
+    }
+}
+
+/// Why a request was rejected before reaching any state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Rejection {
+    #[error(transparent)]
+    Verify(#[from] VerifyError),
+    #[error("the event ID is absent")]
+    MissingEventId,
+    #[error("the body or event ID could not be parsed")]
+    MalformedPayload,
+}
+
+/// Verify the signature, then extract the event ID and type.
+pub fn verify_request<H: HeaderLookup + ?Sized>(
+    provider: &Arc<Provider>,
+    tenant: &Tenant,
+    headers: &H,
+    body: Bytes,
+    url: &str,
+    content_type: Option<String>,
+    now_unix: i64,
+) -> Result<VerifiedWebhook, Rejection> {
+    let def = &provider.def;
+    scheme::verify(
+        def,
+        &tenant.keys,
+        &Request {
+            headers,
+            body: &body,
+            url,
+        },
+        now_unix,
+        provider.tolerance,
+    )?;
+    // Parse the body only if a JSON pointer needs it, and only once.
+    let needs_json = def.event_id.json_pointer.is_some()
+        || def
+            .event_type
+            .as_ref()
+            .is_some_and(|t| t.json_pointer.is_some());
+    let json = if needs_json {
+        Some(
+            serde_json::from_slice::<serde_json::Value>(&body)
+                .map_err(|_| Rejection::MalformedPayload)?,
+        )
+    } else {
+        None
+    };
+    let event_id = match extract(&def.event_id, headers, json.as_ref())? {
+        Some(id) if !id.is_empty() => id,
+        _ => return Err(Rejection::MissingEventId),
+    };
+    if event_id.len() > MAX_EVENT_ID_LEN || event_id.chars().any(char::is_control) {
+        return Err(Rejection::MalformedPayload);
+    }
+    let event_type = match &def.event_type {
+        Some(src) => extract(src, headers, json.as_ref())?.unwrap_or_default(),
+        None => String::new(),
+    };
+    let body_sha256 = Sha256::digest(&body).into();
+    Ok(VerifiedWebhook {
+        provider: provider.clone(),
+        tenant: tenant.name.clone(),
+        event_id,
+        event_type,
+        body,
+        body_sha256,
+        content_type,
+    })
+}
+
+/// A header value, or a JSON string/number at a pointer. `Ok(None)` when
+/// absent; an object or array where a scalar belongs is malformed.
+fn extract<H: HeaderLookup + ?Sized>(
+    src: &FieldSource,
+    headers: &H,
+    json: Option<&serde_json::Value>,
+) -> Result<Option<String>, Rejection> {
+    if let Some(names) = &src.header {
+        if let Some(v) = headers.first_of(names) {
+            return Ok(Some(v.trim().to_owned()));
+        }
+    }
+    if let (Some(pointer), Some(json)) = (&src.json_pointer, json) {
+        return match json.pointer(pointer) {
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
+            Some(serde_json::Value::Number(n)) => Ok(Some(n.to_string())),
+            Some(_) => Err(Rejection::MalformedPayload),
+        };
+    }
+    Ok(None)
+}

@@ -1,0 +1,250 @@
+//! Dedup state and durable records, behind one type with one behaviour per
+//! backend: `embedded` (SQLite) and `redis` (Redis + PostgreSQL).
+//!
+//! The lifecycle of a key: absent -> IN_PROGRESS (owner token, short TTL) ->
+//! COMPLETED (long TTL, the correctness window). A claim is one atomic step;
+//! completion and release only succeed for the current owner.
+
+mod sqlite;
+
+use std::future::Future;
+use std::time::Duration;
+
+use crate::config::{StoreKind, StoreSettings};
+use crate::provider::VerifiedWebhook;
+
+pub use sqlite::SqliteStore;
+
+/// A random token naming the holder of an IN_PROGRESS claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OwnerToken([u8; 16]);
+
+impl OwnerToken {
+    pub fn new() -> Self {
+        OwnerToken(*uuid::Uuid::new_v4().as_bytes())
+    }
+    pub fn as_bytes(&self) -> &[u8; 16] {
+        &self.0
+    }
+}
+
+impl Default for OwnerToken {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The answer of an atomic claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimOutcome {
+    /// This request owns the key and must complete or release it.
+    Owned(OwnerToken),
+    /// Completed earlier with the same body.
+    Duplicate,
+    /// Another request holds the claim; it expires in `retry_after`.
+    InProgress { retry_after: Duration },
+    /// The key is held (in progress or completed) for a different body.
+    Conflict,
+}
+
+/// The answer of completing an owned claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommitOutcome {
+    /// Recorded; the key is COMPLETED.
+    Accepted,
+    /// The durable record already held this event (e.g. Redis lost the key,
+    /// or the dedup window had passed); the key is COMPLETED again.
+    Duplicate,
+    /// The durable record holds this event ID with a different body.
+    Conflict,
+    /// The claim expired and someone else owns the key now; nothing was done.
+    NotOwner,
+}
+
+/// What is recorded, for operators and tests.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Inventory {
+    pub dedup_keys: u64,
+    pub processed_events: u64,
+    pub quarantined: u64,
+}
+
+/// A processed (critical) event as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProcessedEvent {
+    pub provider: String,
+    pub tenant: String,
+    pub event_id: String,
+    pub event_type: String,
+    pub body_sha256: Vec<u8>,
+    pub body: Vec<u8>,
+}
+
+/// Store failures. Every one of them is transient from the provider's point
+/// of view: the answer is 503 with `Retry-After`, never a 4xx.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{op}: store unavailable: {source}")]
+    Unavailable {
+        op: &'static str,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    #[error("{op}: no answer from the store within {limit:?}")]
+    Timeout { op: &'static str, limit: Duration },
+    #[error("migrations: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("the database schema is behind: run `hookline migrate` ({0})")]
+    SchemaBehind(String),
+}
+
+impl StoreError {
+    pub(crate) fn unavailable(op: &'static str) -> impl FnOnce(sqlx::Error) -> StoreError {
+        move |e| StoreError::Unavailable {
+            op,
+            source: Box::new(e),
+        }
+    }
+}
+
+/// The configured backend.
+#[derive(Debug, Clone)]
+pub struct Store {
+    backend: Backend,
+    timeout: Duration,
+}
+
+#[derive(Debug, Clone)]
+enum Backend {
+    Embedded(SqliteStore),
+}
+
+impl Store {
+    /// Connect to the configured stores. The embedded store creates and
+    /// migrates its file; the others must already be migrated.
+    pub async fn connect(settings: &StoreSettings) -> Result<Self, StoreError> {
+        let backend = match settings.kind {
+            StoreKind::Embedded => Backend::Embedded(SqliteStore::open(settings).await?),
+            StoreKind::Redis => {
+                return Err(StoreError::SchemaBehind(
+                    "the redis store is not implemented yet".into(),
+                ))
+            }
+        };
+        Ok(Store {
+            backend,
+            timeout: settings.timeout,
+        })
+    }
+
+    /// Apply pending migrations to the configured stores.
+    pub async fn migrate(settings: &StoreSettings) -> Result<(), StoreError> {
+        Self::connect(settings).await.map(|_| ())
+    }
+
+    /// Bound every store call: a hung store must never hang a request.
+    async fn bounded<T>(
+        &self,
+        op: &'static str,
+        fut: impl Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
+        tokio::time::timeout(self.timeout, fut)
+            .await
+            .map_err(|_| StoreError::Timeout {
+                op,
+                limit: self.timeout,
+            })?
+    }
+
+    /// Atomically claim the event's key for `in_progress_ttl`.
+    pub async fn claim(
+        &self,
+        event: &VerifiedWebhook,
+        in_progress_ttl: Duration,
+    ) -> Result<ClaimOutcome, StoreError> {
+        let owner = OwnerToken::new();
+        match &self.backend {
+            Backend::Embedded(s) => {
+                self.bounded("claim", s.claim(event, owner, in_progress_ttl))
+                    .await
+            }
+        }
+    }
+
+    /// Record the event durably (critical events) and mark the key COMPLETED
+    /// for `window`, if `owner` still owns it.
+    pub async fn commit(
+        &self,
+        event: &VerifiedWebhook,
+        owner: &OwnerToken,
+        window: Duration,
+    ) -> Result<CommitOutcome, StoreError> {
+        match &self.backend {
+            Backend::Embedded(s) => self.bounded("commit", s.commit(event, owner, window)).await,
+        }
+    }
+
+    /// Give the claim up (processing failed), if `owner` still owns it.
+    pub async fn release(
+        &self,
+        event: &VerifiedWebhook,
+        owner: &OwnerToken,
+    ) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Embedded(s) => self.bounded("release", s.release(event, owner)).await,
+        }
+    }
+
+    /// Keep a request that reused an event ID with a different body.
+    pub async fn quarantine(&self, event: &VerifiedWebhook) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Embedded(s) => self.bounded("quarantine", s.quarantine(event)).await,
+        }
+    }
+
+    /// Whether every store answers.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Embedded(s) => self.bounded("ping", s.ping()).await,
+        }
+    }
+
+    /// Drop dedup state that has expired (the embedded store has no TTLs of
+    /// its own). Returns how many keys were removed.
+    pub async fn purge_expired(&self) -> Result<u64, StoreError> {
+        match &self.backend {
+            Backend::Embedded(s) => self.bounded("purge", s.purge_expired()).await,
+        }
+    }
+
+    /// Counts of what is recorded under this store's prefix.
+    pub async fn inventory(&self) -> Result<Inventory, StoreError> {
+        match &self.backend {
+            Backend::Embedded(s) => s.inventory().await,
+        }
+    }
+
+    /// The processed_event row for one event, if any.
+    pub async fn processed_event(
+        &self,
+        provider: &str,
+        tenant: &str,
+        event_id: &str,
+    ) -> Result<Option<ProcessedEvent>, StoreError> {
+        match &self.backend {
+            Backend::Embedded(s) => s.processed_event(provider, tenant, event_id).await,
+        }
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+pub(crate) fn ms(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}

@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 use secrecy::{ExposeSecret, SecretString};
 
 use crate::config::{self, Settings};
-use crate::provider::{sign, Definitions, SignInput, SigningKey};
+use crate::provider::{sender_headers, Definitions, SigningKey};
 
 #[derive(Parser)]
 #[command(name = "hookline", version, about = "Webhook ingestion receiver")]
@@ -159,30 +159,15 @@ async fn run(command: Command) -> anyhow::Result<i32> {
             std::io::stdin().read_to_end(&mut body)?;
             let id = id.unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
             let timestamp = timestamp.unwrap_or_else(|| chrono::Utc::now().timestamp());
-            let mut headers = vec![("Content-Type".to_owned(), def.content_type.clone())];
-            // The headers that carry the event ID and type, where the
-            // definition reads them from headers.
-            if let Some(names) = &def.event_id.header {
-                if def.signature.id_header.as_ref() != Some(names) {
-                    headers.push((names.primary().to_owned(), id.clone()));
-                }
-            }
-            if let (Some(names), Some(t)) = (
-                def.event_type.as_ref().and_then(|s| s.header.as_ref()),
-                &event_type,
-            ) {
-                headers.push((names.primary().to_owned(), t.clone()));
-            }
-            headers.extend(sign(
+            let headers = sender_headers(
                 def,
                 &key,
-                &SignInput {
-                    body: &body,
-                    id: &id,
-                    timestamp,
-                    url: &url,
-                },
-            ));
+                &body,
+                &id,
+                event_type.as_deref(),
+                timestamp,
+                &url,
+            );
             for (k, v) in headers {
                 println!("{k}: {v}");
             }

@@ -368,6 +368,34 @@ fn glob_set(patterns: &[String], key: &str, issues: &mut Vec<ConfigIssue>) -> Gl
 /// Load `path`, apply `HOOKLINE__...` overrides, and validate.
 pub fn load(path: &Path) -> Result<Settings, ConfigError> {
     let file = path.display().to_string();
+    if !path.is_file() {
+        return Err(ConfigError {
+            file,
+            issues: vec![ConfigIssue {
+                key: "-".into(),
+                reason: "no such file".into(),
+            }],
+        });
+    }
+    build(
+        file,
+        config::File::from(path).format(config::FileFormat::Toml),
+    )
+}
+
+/// Validate configuration text (tests, embedded examples); `name` stands in
+/// for the file name in errors. Environment overrides apply as for a file.
+pub fn from_toml_str(name: &str, text: &str) -> Result<Settings, ConfigError> {
+    build(
+        name.to_owned(),
+        config::File::from_str(text, config::FileFormat::Toml),
+    )
+}
+
+fn build<S>(file: String, source: S) -> Result<Settings, ConfigError>
+where
+    S: config::Source + Send + Sync + 'static,
+{
     let fail = |key: &str, reason: String| ConfigError {
         file: file.clone(),
         issues: vec![ConfigIssue {
@@ -375,11 +403,8 @@ pub fn load(path: &Path) -> Result<Settings, ConfigError> {
             reason,
         }],
     };
-    if !path.is_file() {
-        return Err(fail("-", "no such file".into()));
-    }
     let cfg = config::Config::builder()
-        .add_source(config::File::from(path).format(config::FileFormat::Toml))
+        .add_source(source)
         .add_source(
             config::Environment::with_prefix("HOOKLINE")
                 .prefix_separator("__")

@@ -135,6 +135,44 @@ pub fn verify_request<H: HeaderLookup + ?Sized>(
     })
 }
 
+/// Everything a sender of this kind puts on a request for `body`: content
+/// type, the event ID and type headers (where the definition reads them from
+/// headers), and the signature headers. Used by `hookline sign` and tests.
+pub fn sender_headers(
+    def: &ProviderDef,
+    key: &SigningKey,
+    body: &[u8],
+    id: &str,
+    event_type: Option<&str>,
+    timestamp: i64,
+    url: &str,
+) -> Vec<(String, String)> {
+    let mut headers = vec![("Content-Type".to_owned(), def.content_type.clone())];
+    if let Some(names) = &def.event_id.header {
+        // Standard Webhooks' id header is also the signed id: sign() adds it.
+        if def.signature.id_header.as_ref() != Some(names) {
+            headers.push((names.primary().to_owned(), id.to_owned()));
+        }
+    }
+    if let (Some(names), Some(t)) = (
+        def.event_type.as_ref().and_then(|s| s.header.as_ref()),
+        event_type,
+    ) {
+        headers.push((names.primary().to_owned(), t.to_owned()));
+    }
+    headers.extend(sign(
+        def,
+        key,
+        &SignInput {
+            body,
+            id,
+            timestamp,
+            url,
+        },
+    ));
+    headers
+}
+
 /// A header value, or a JSON string/number at a pointer. `Ok(None)` when
 /// absent; an object or array where a scalar belongs is malformed.
 fn extract<H: HeaderLookup + ?Sized>(

@@ -1,0 +1,356 @@
+//! Black-box test harness: a receiver on a random port over a fresh store,
+//! and helpers that sign requests the way each provider does.
+//!
+//! Every test gets its own store: a temp SQLite file for `embedded`; for
+//! `redis`, its own key prefix and its own PostgreSQL database, created here
+//! and dropped when the test ends.
+
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use hookline::config::{self, Settings};
+use hookline::provider::{sender_headers, SigningKey};
+use hookline::server::Application;
+use hookline::store::{Inventory, Store};
+
+/// The backends the suite runs against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Embedded,
+    Redis,
+}
+
+/// Run each named test function once per backend:
+/// `backend_tests!(accepts_then_duplicate, ...)` expects
+/// `async fn accepts_then_duplicate(backend: Backend)` in the same file.
+#[macro_export]
+macro_rules! backend_tests {
+    ($($name:ident),* $(,)?) => {
+        mod embedded {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name($crate::common::Backend::Embedded).await
+                }
+            )*
+        }
+        mod redis {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name($crate::common::Backend::Redis).await
+                }
+            )*
+        }
+    };
+}
+
+/// Test secrets, per provider route and tenant.
+pub fn secret(route: &str, tenant: &str) -> String {
+    match route {
+        // Standard Webhooks secrets are base64 after whsec_.
+        "standard-webhooks" | "svix" => {
+            use base64::Engine as _;
+            format!(
+                "whsec_{}",
+                base64::engine::general_purpose::STANDARD
+                    .encode(format!("{route}-{tenant}-key-material"))
+            )
+        }
+        _ => format!("{route}-{tenant}-secret"),
+    }
+}
+
+/// The provider routes the suite configures, with their kinds.
+pub const ROUTES: &[(&str, &str)] = &[
+    ("stripe", "stripe"),
+    ("github", "github"),
+    ("shopify", "shopify"),
+    ("slack", "slack"),
+    ("standard-webhooks", "standard-webhooks"),
+    ("svix", "svix"),
+    ("gitlab", "gitlab"),
+    ("generic", "generic-hmac"),
+];
+
+pub const TENANTS: &[&str] = &["acme", "globex", "default"];
+
+/// The receiver configuration used by the suite, minus the store section.
+pub fn providers_toml() -> String {
+    let mut out = String::new();
+    for (route, kind) in ROUTES {
+        out.push_str(&format!(
+            "[providers.{route}]\nkind = \"{kind}\"\ncritical = [\"*\"]\ntolerance = \"5m\"\n"
+        ));
+        for t in TENANTS {
+            out.push_str(&format!(
+                "[providers.{route}.tenants.{t}]\nsecrets = [\"{}\"]\n",
+                secret(route, t)
+            ));
+        }
+    }
+    out
+}
+
+pub struct TestApp {
+    pub address: String,
+    pub port: u16,
+    pub store: Store,
+    pub settings: Arc<Settings>,
+    pub client: reqwest::Client,
+    pub backend: Backend,
+    _dir: tempfile::TempDir,
+    _db: Option<TestDatabase>,
+}
+
+/// Options for [`spawn_app_with`].
+pub struct AppOptions {
+    pub backend: Backend,
+    /// Extra TOML appended to the generated config (e.g. `[capture]`).
+    pub extra: String,
+    pub in_progress_ttl: &'static str,
+    pub max_body_bytes: usize,
+}
+
+impl AppOptions {
+    pub fn new(backend: Backend) -> Self {
+        AppOptions {
+            backend,
+            extra: String::new(),
+            in_progress_ttl: "5s",
+            max_body_bytes: 64 * 1024,
+        }
+    }
+}
+
+pub async fn spawn_app(backend: Backend) -> TestApp {
+    spawn_app_with(AppOptions::new(backend)).await
+}
+
+/// Build the config text for a test (also used by tests that spawn the
+/// binary).
+pub async fn test_config(
+    opts: &AppOptions,
+    dir: &std::path::Path,
+) -> (String, Option<TestDatabase>) {
+    let (store, db) = match opts.backend {
+        Backend::Embedded => (
+            format!(
+                "[store]\nkind = \"embedded\"\npath = \"{}\"\n",
+                dir.join("hookline.db").display()
+            ),
+            None,
+        ),
+        Backend::Redis => {
+            let db = TestDatabase::create().await;
+            (
+                format!(
+                    "[store]\nkind = \"redis\"\nredis_url = \"{}\"\ndatabase_url = \"{}\"\nkey_prefix = \"t{}\"\n",
+                    redis_url(),
+                    db.url,
+                    uuid::Uuid::new_v4().simple()
+                ),
+                Some(db),
+            )
+        }
+    };
+    let text = format!(
+        "[server]\nlisten = \"127.0.0.1:0\"\nmax_body_bytes = {}\n\n{store}\n[dedup]\nin_progress_ttl = \"{}\"\nwindow = \"1h\"\n\n{}\n{}\n",
+        opts.max_body_bytes,
+        opts.in_progress_ttl,
+        providers_toml(),
+        opts.extra
+    );
+    (text, db)
+}
+
+pub async fn spawn_app_with(opts: AppOptions) -> TestApp {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (text, db) = test_config(&opts, dir.path()).await;
+    if let Some(db) = &db {
+        hookline::store::Store::migrate(&config::from_toml_str("test.toml", &text).unwrap().store)
+            .await
+            .expect("migrate test database");
+        let _ = db;
+    }
+    let settings = config::from_toml_str("test.toml", &text).unwrap_or_else(|e| panic!("{e}"));
+    let store = Store::connect(&settings.store)
+        .await
+        .expect("connect store");
+    let settings_for_test = Arc::new(config::from_toml_str("test.toml", &text).unwrap());
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let app = Application::with_listener(settings, store.clone(), listener).expect("build app");
+    let port = app.port();
+    tokio::spawn(app.run_until_stopped());
+    TestApp {
+        address: format!("http://127.0.0.1:{port}"),
+        port,
+        store,
+        settings: settings_for_test,
+        client: reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap(),
+        backend: opts.backend,
+        _dir: dir,
+        _db: db,
+    }
+}
+
+pub fn redis_url() -> String {
+    std::env::var("HOOKLINE_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379/0".into())
+}
+
+/// PostgreSQL server the tests create their databases on.
+pub fn postgres_admin_url() -> String {
+    std::env::var("HOOKLINE_TEST_DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+}
+
+/// A database created for one test and dropped after it.
+pub struct TestDatabase {
+    pub name: String,
+    pub url: String,
+}
+
+impl TestDatabase {
+    pub async fn create() -> Self {
+        use sqlx::Connection;
+        let admin = postgres_admin_url();
+        let name = format!("hookline_test_{}", uuid::Uuid::new_v4().simple());
+        let mut conn = sqlx::PgConnection::connect(&admin)
+            .await
+            .expect("connect to PostgreSQL");
+        sqlx::query(&format!("CREATE DATABASE {name}"))
+            .execute(&mut conn)
+            .await
+            .expect("create test database");
+        let mut url = url::Url::parse(&admin).unwrap();
+        url.set_path(&name);
+        TestDatabase {
+            name,
+            url: url.to_string(),
+        }
+    }
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        let name = self.name.clone();
+        // Drop runs outside any runtime guarantee: use a thread of its own.
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async {
+                use sqlx::Connection;
+                if let Ok(mut conn) = sqlx::PgConnection::connect(&postgres_admin_url()).await {
+                    let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                        .execute(&mut conn)
+                        .await;
+                }
+            })
+        })
+        .join();
+    }
+}
+
+/// Kind of a configured route.
+pub fn kind_of(route: &str) -> &'static str {
+    ROUTES
+        .iter()
+        .find(|(r, _)| *r == route)
+        .map(|(_, k)| *k)
+        .expect("known route")
+}
+
+/// A body for `route` carrying `event_id`/`event_type` where that provider
+/// puts them in JSON; `salt` changes the body without changing the ID.
+pub fn body_for(route: &str, event_id: &str, event_type: &str, salt: &str) -> Vec<u8> {
+    let v = match kind_of(route) {
+        "stripe" => {
+            serde_json::json!({"id": event_id, "object": "event", "type": event_type, "data": {"object": {"salt": salt}}})
+        }
+        "slack" => {
+            serde_json::json!({"type": "event_callback", "event_id": event_id, "event": {"type": event_type, "text": salt}})
+        }
+        "standard-webhooks" | "svix" | "generic-hmac" => {
+            serde_json::json!({"type": event_type, "data": {"salt": salt}})
+        }
+        _ => serde_json::json!({"action": event_type, "salt": salt}),
+    };
+    serde_json::to_vec(&v).unwrap()
+}
+
+/// Headers a real sender of `route` would attach, signed with `secret`.
+pub fn headers_for(
+    route: &str,
+    secret: &str,
+    body: &[u8],
+    event_id: &str,
+    event_type: &str,
+    timestamp: i64,
+) -> Vec<(String, String)> {
+    let defs = hookline::provider::Definitions::load(None).unwrap();
+    let def = defs.get(kind_of(route)).unwrap();
+    let key = SigningKey::decode(def.signature.secret_encoding, secret).unwrap();
+    sender_headers(def, &key, body, event_id, Some(event_type), timestamp, "")
+}
+
+pub fn now() -> i64 {
+    chrono::Utc::now().timestamp()
+}
+
+/// A signed request, ready to send.
+#[derive(Clone)]
+pub struct Webhook {
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Webhook {
+    /// A correctly signed event for `route`/`tenant`.
+    pub fn new(route: &str, tenant: &str, event_id: &str, event_type: &str, salt: &str) -> Self {
+        let body = body_for(route, event_id, event_type, salt);
+        let headers = headers_for(
+            route,
+            &secret(route, tenant),
+            &body,
+            event_id,
+            event_type,
+            now(),
+        );
+        Webhook {
+            path: format!("/webhooks/{route}/{tenant}"),
+            headers,
+            body,
+        }
+    }
+}
+
+impl TestApp {
+    pub async fn send(&self, w: &Webhook) -> reqwest::Response {
+        let mut req = self
+            .client
+            .post(format!("{}{}", self.address, w.path))
+            .body(w.body.clone());
+        for (k, v) in &w.headers {
+            req = req.header(k, v);
+        }
+        req.send().await.expect("request")
+    }
+
+    /// Send and return (status, JSON body).
+    pub async fn send_json(&self, w: &Webhook) -> (u16, serde_json::Value) {
+        let res = self.send(w).await;
+        let status = res.status().as_u16();
+        (status, res.json().await.unwrap_or_default())
+    }
+
+    pub async fn inventory(&self) -> Inventory {
+        self.store.inventory().await.expect("inventory")
+    }
+}

@@ -12,7 +12,10 @@ use sha2::{Digest, Sha256};
 pub use definition::{
     Definitions, Encoding, FieldSource, HeaderNames, ProviderDef, SchemeKind, SecretEncoding,
 };
-pub use scheme::{sign, HeaderLookup, Request, SignInput, SigningKey, Template, VerifyError};
+pub use scheme::{
+    sign, verify as verify_signature, HeaderLookup, Request, SignInput, SigningKey, Template,
+    VerifyError,
+};
 
 use crate::config::{Provider, Tenant};
 

@@ -265,8 +265,13 @@ async fn handle(
             tenant: tenant_name.to_owned(),
         })?;
     let body = read_capped(req, payload, settings.server.max_body_bytes).await?;
-    let conn = req.connection_info();
-    let url = format!("{}://{}{}", conn.scheme(), conn.host(), req.uri());
+    // Only `{url}` templates need the URL; don't build it per request otherwise.
+    let url = if provider.def.signature.template.uses_url() {
+        let conn = req.connection_info();
+        format!("{}://{}{}", conn.scheme(), conn.host(), req.uri())
+    } else {
+        String::new()
+    };
     let content_type = req
         .headers()
         .get(header::CONTENT_TYPE)

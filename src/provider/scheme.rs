@@ -136,6 +136,10 @@ impl Template {
         self.0.contains(&Part::Timestamp)
     }
 
+    pub fn uses_url(&self) -> bool {
+        self.0.contains(&Part::Url)
+    }
+
     pub fn uses_id(&self) -> bool {
         self.0.contains(&Part::Id)
     }

@@ -1,0 +1,357 @@
+//! The `hookline` binary: check-config, sign, replay of the capture corpus
+//! through a running server, capture files, and serve as a newcomer runs it.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use common::{secret, spawn_app, spawn_app_with, AppOptions, Backend, Webhook};
+use hookline::capture::Capture;
+
+fn hookline(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hookline"))
+        .args(args)
+        .env_remove("HOOKLINE_CONFIG")
+        .output()
+        .expect("run hookline")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/captures")
+}
+
+/// The count on a summary line such as `  200 accepted: 6`.
+fn count(summary: &str, label: &str) -> usize {
+    summary
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(&format!("{label}: ")))
+        .map(|n| n.parse().unwrap())
+        .unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replaying_the_capture_corpus_gets_every_verdict_right() {
+    let app = spawn_app(Backend::Embedded).await;
+    let providers = [
+        "github",
+        "gitlab",
+        "shopify",
+        "slack",
+        "standard-webhooks",
+        "stripe",
+    ];
+    let mut total = 0;
+    for p in providers {
+        let dir = corpus().join(p);
+        let n = std::fs::read_dir(&dir).unwrap().count();
+        assert!(n >= 2, "{p}: corpus too small");
+        total += n;
+        let args = [
+            "replay",
+            dir.to_str().unwrap(),
+            "--target",
+            &app.address,
+            "--resign",
+            &secret(p, "default"),
+        ];
+        let first = hookline(&args);
+        assert!(first.status.success(), "{p}: {}", text(&first.stderr));
+        let out = text(&first.stdout);
+        assert_eq!(
+            count(&out, "200 accepted"),
+            n,
+            "{p}: every capture accepted:\n{out}"
+        );
+        assert!(out.contains(&format!("sent: {n}")), "{out}");
+        assert!(
+            out.contains("latency p50:") && out.contains("p99:"),
+            "{out}"
+        );
+        // Re-sent (with a fresh signature): every one is a duplicate.
+        let again = text(&hookline(&args).stdout);
+        assert_eq!(
+            count(&again, "200 duplicate"),
+            n,
+            "{p}: every replay is a duplicate:\n{again}"
+        );
+    }
+    // Captures whose scheme signs no timestamp replay byte-exact, unsigned again.
+    let github = text(
+        &hookline(&[
+            "replay",
+            corpus().join("github").to_str().unwrap(),
+            "--target",
+            &app.address,
+        ])
+        .stdout,
+    );
+    assert_eq!(count(&github, "200 duplicate"), 6, "{github}");
+    // Captures with an old signed timestamp are refused without --resign.
+    let stripe = text(
+        &hookline(&[
+            "replay",
+            corpus().join("stripe").to_str().unwrap(),
+            "--target",
+            &app.address,
+        ])
+        .stdout,
+    );
+    assert_eq!(
+        count(&stripe, "401 timestamp_out_of_tolerance"),
+        6,
+        "{stripe}"
+    );
+    let row = app
+        .store
+        .processed_event("stripe", "default", "evt_1NG8Du2eZvKYlo2CUI79vXWy")
+        .await
+        .unwrap();
+    assert_eq!(row.unwrap().event_type, "setup_intent.created");
+    assert_eq!(app.inventory().await.processed_events, total as u64);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn capture_dir_holds_every_verified_request_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut opts = AppOptions::new(Backend::Embedded);
+    opts.extra = format!("[capture]\ndir = \"{}\"\n", dir.path().display());
+    let app = spawn_app_with(opts).await;
+    let good = Webhook::new("stripe", "acme", "evt_cap/1", "charge.succeeded", "x");
+    let mut bad = good.clone();
+    bad.body = b"{\"id\":\"evt_forged\"}".to_vec();
+    assert_eq!(app.send(&good).await.status(), 200);
+    assert_eq!(app.send(&bad).await.status(), 401);
+    let gitlab = Webhook::new("gitlab", "acme", "gl-1", "Push Hook", "x");
+    assert_eq!(app.send(&gitlab).await.status(), 200);
+
+    let files = hookline::capture::collect_files(&[dir.path().to_owned()]).unwrap();
+    assert_eq!(files.len(), 2, "{files:?}");
+    let stripe_file = files
+        .iter()
+        .find(|f| f.starts_with(dir.path().join("stripe/acme")))
+        .unwrap();
+    let c = Capture::read(stripe_file).unwrap();
+    assert_eq!(
+        (c.provider.as_str(), c.tenant.as_str(), c.method.as_str()),
+        ("stripe", "acme", "POST")
+    );
+    assert_eq!(c.path, "/webhooks/stripe/acme");
+    assert_eq!(c.body().unwrap(), good.body);
+    assert!(c
+        .headers
+        .iter()
+        .any(|(k, _)| k.eq_ignore_ascii_case("stripe-signature")));
+    assert!(chrono::DateTime::parse_from_rfc3339(&c.received_at).is_ok());
+    // A shared token is a secret: never written to a capture.
+    let gl_file = files
+        .iter()
+        .find(|f| f.starts_with(dir.path().join("gitlab")))
+        .unwrap();
+    let gl = Capture::read(gl_file).unwrap();
+    let token = gl
+        .headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("x-gitlab-token"))
+        .unwrap();
+    assert_eq!(token.1, "[redacted]");
+    assert!(!std::fs::read_to_string(gl_file)
+        .unwrap()
+        .contains(&secret("gitlab", "acme")));
+    // The capture replays as it was: a duplicate.
+    let out = text(
+        &hookline(&[
+            "replay",
+            stripe_file.to_str().unwrap(),
+            "--target",
+            &app.address,
+        ])
+        .stdout,
+    );
+    assert_eq!(count(&out, "200 duplicate"), 1, "{out}");
+}
+
+#[test]
+fn check_config_lists_every_error_with_file_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.toml");
+    std::fs::write(
+        &path,
+        r#"
+[server]
+max_body_bytes = 0
+[store]
+kind = "redis"
+[dedup]
+in_progress_ttl = "soon"
+[providers.stripe]
+kind = "stripe"
+[providers.stripe.tenants.acme]
+secrets = ["whsec_do_not_print_me"]
+[providers.paypal]
+kind = "paypal"
+[providers.github]
+kind = "github"
+[handlers.billing]
+url = "ftp://example.invalid/x"
+events = ["nosuch:*"]
+signing_secret = "whsec_!!!"
+[mystery]
+x = 1
+"#,
+    )
+    .unwrap();
+    let out = hookline(&["check-config", "--config", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    for key in [
+        "server.max_body_bytes",
+        "store.redis_url",
+        "store.database_url",
+        "dedup",
+        "providers.paypal.kind",
+        "providers.github.tenants",
+        "handlers.billing.url",
+        "handlers.billing.events",
+        "handlers.billing.signing_secret",
+        "mystery",
+    ] {
+        assert!(
+            err.contains(&format!("{}: {key}", path.display())),
+            "missing {key} in:\n{err}"
+        );
+    }
+    assert!(!err.contains("do_not_print_me"), "a secret leaked:\n{err}");
+}
+
+#[test]
+fn check_config_describes_a_valid_config_without_secrets() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/quickstart.toml");
+    let out = hookline(&["check-config", "--config", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(
+        s.contains("stripe (kind stripe") && s.contains("tenant default: 1 secret(s) [redacted]"),
+        "{s}"
+    );
+    assert!(
+        !s.contains("whsec_quickstart_test_secret") && !s.contains("quickstart-github-secret"),
+        "{s}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2_and_missing_files_exit_1() {
+    assert_eq!(hookline(&["serve"]).status.code(), Some(2));
+    assert_eq!(hookline(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(
+        hookline(&["sign", "--provider", "github"]).status.code(),
+        Some(2)
+    );
+    let missing = hookline(&["check-config", "--config", "/nonexistent/hookline.toml"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(text(&missing.stderr).contains("/nonexistent/hookline.toml"));
+}
+
+#[test]
+fn sign_prints_the_headers_the_provider_would_send() {
+    use std::io::Write;
+    // GitHub Docs, "Validating webhook deliveries" test values.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookline"))
+        .args([
+            "sign",
+            "--provider",
+            "github",
+            "--secret",
+            "It's a Secret to Everybody",
+            "--id",
+            "d-1",
+            "--event-type",
+            "ping",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"Hello, World!")
+        .unwrap();
+    let out = text(&child.wait_with_output().unwrap().stdout);
+    assert_eq!(
+        out,
+        "Content-Type: application/json\nX-GitHub-Delivery: d-1\nX-GitHub-Event: ping\n\
+         X-Hub-Signature-256: sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17\n"
+    );
+    let unknown = hookline(&["sign", "--provider", "paypal", "--secret", "x"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(text(&unknown.stderr).contains("unknown provider kind"));
+}
+
+/// The quickstart as a newcomer runs it: `serve` creates and migrates the
+/// embedded file by itself; `HOOKLINE__SECTION__KEY` overrides the file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_runs_on_the_embedded_store_with_env_overrides() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let config = dir.path().join("hookline.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[server]\nlisten = \"127.0.0.1:1\"\n[store]\nkind = \"embedded\"\npath = \"{}\"\n\
+             [providers.stripe]\nkind = \"stripe\"\ncritical = [\"*\"]\n[providers.stripe.tenants.default]\nsecrets = [\"whsec_x\"]\n",
+            dir.path().join("sub/dir/hookline.db").display()
+        ),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookline"))
+        .args(["serve"])
+        .env("HOOKLINE_CONFIG", &config)
+        .env("HOOKLINE__SERVER__LISTEN", format!("127.0.0.1:{port}"))
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let client = reqwest::Client::new();
+    let base = format!("http://127.0.0.1:{port}");
+    let mut ready = false;
+    for _ in 0..100 {
+        if client
+            .get(format!("{base}/readyz"))
+            .send()
+            .await
+            .is_ok_and(|r| r.status() == 200)
+        {
+            ready = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let result = async {
+        assert!(ready, "serve did not become ready");
+        let body = br#"{"id":"evt_quick","type":"charge.succeeded"}"#;
+        let headers = common::headers_for("stripe", "whsec_x", body, "", "", common::now());
+        let mut req = client
+            .post(format!("{base}/webhooks/stripe"))
+            .body(body.to_vec());
+        for (k, v) in headers {
+            req = req.header(k, v);
+        }
+        let res: serde_json::Value = req.send().await.unwrap().json().await.unwrap();
+        assert_eq!(res["status"], "accepted");
+        assert!(dir.path().join("sub/dir/hookline.db").exists());
+    }
+    .await;
+    let _ = child.kill();
+    let _ = child.wait();
+    result
+}

@@ -7,6 +7,7 @@
 pub mod capture;
 pub mod cli;
 pub mod config;
+pub mod delivery;
 pub mod provider;
 pub mod replay;
 pub mod server;

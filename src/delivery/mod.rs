@@ -1,0 +1,5 @@
+//! Fan-out to downstream handlers: at-least-once delivery with a stable
+//! idempotency key per event and handler.
+
+pub mod outbound;
+pub mod policy;

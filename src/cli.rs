@@ -26,8 +26,14 @@ struct ConfigArg {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the receiver.
-    Serve(ConfigArg),
+    /// Run the receiver and the delivery workers.
+    Serve {
+        #[command(flatten)]
+        config: ConfigArg,
+        /// What this process runs.
+        #[arg(long, value_enum, default_value_t = crate::server::Role::All)]
+        role: crate::server::Role,
+    },
     /// Validate the configuration and print what it sets up (secrets redacted).
     CheckConfig(ConfigArg),
     /// Apply migrations to the configured stores.
@@ -113,11 +119,13 @@ fn load(arg: &ConfigArg) -> anyhow::Result<Settings> {
 
 async fn run(command: Command) -> anyhow::Result<i32> {
     match command {
-        Command::Serve(arg) => {
+        Command::Serve { config, role } => {
             crate::telemetry::init();
-            let settings = load(&arg)?;
-            let app = crate::server::Application::build(settings).await?;
-            tracing::info!(port = app.port(), "hookline is listening");
+            let settings = load(&config)?;
+            let app = crate::server::Application::build(settings, role).await?;
+            if role != crate::server::Role::Workers {
+                tracing::info!(port = app.port(), ?role, "hookline is listening");
+            }
             app.run_until_stopped().await?;
             Ok(0)
         }

@@ -207,6 +207,9 @@ struct RawHandler {
     max_attempts: u32,
     /// Standard Webhooks secret (`whsec_...`) deliveries are signed with.
     signing_secret: SecretString,
+    /// Dead-letter a delivery still failing this long after the event.
+    #[serde(default, with = "humantime_serde")]
+    max_age: Option<Duration>,
 }
 
 fn star() -> Vec<String> {
@@ -217,6 +220,56 @@ fn default_handler_timeout() -> Duration {
 }
 fn default_max_attempts() -> u32 {
     12
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDelivery {
+    /// Deliveries in flight at once, per worker process.
+    #[serde(default = "default_concurrency")]
+    concurrency: u32,
+    /// How often an idle worker looks for due deliveries.
+    #[serde(default = "default_poll", with = "humantime_serde")]
+    poll_interval: Duration,
+    /// How long a worker holds a delivery; must exceed every handler timeout.
+    /// A worker that dies loses its leases after this long.
+    #[serde(default = "default_lease", with = "humantime_serde")]
+    lease: Duration,
+    /// Upper bound of the first retry delay (it doubles per attempt, with
+    /// full jitter).
+    #[serde(default = "default_backoff_base", with = "humantime_serde")]
+    backoff_base: Duration,
+    /// Longest retry delay, and the clamp on a handler's `Retry-After`.
+    #[serde(default = "default_backoff_max", with = "humantime_serde")]
+    backoff_max: Duration,
+}
+
+fn default_concurrency() -> u32 {
+    16
+}
+fn default_poll() -> Duration {
+    Duration::from_millis(250)
+}
+fn default_lease() -> Duration {
+    Duration::from_secs(60)
+}
+fn default_backoff_base() -> Duration {
+    Duration::from_secs(1)
+}
+fn default_backoff_max() -> Duration {
+    Duration::from_secs(3600)
+}
+
+impl Default for RawDelivery {
+    fn default() -> Self {
+        RawDelivery {
+            concurrency: default_concurrency(),
+            poll_interval: default_poll(),
+            lease: default_lease(),
+            backoff_base: default_backoff_base(),
+            backoff_max: default_backoff_max(),
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -264,9 +317,19 @@ pub struct Settings {
     pub dedup: DedupSettings,
     pub providers: BTreeMap<String, Arc<Provider>>,
     pub handlers: BTreeMap<String, Arc<Handler>>,
+    pub delivery: DeliverySettings,
     pub capture_dir: Option<PathBuf>,
     pub admin_token: Option<SecretString>,
     pub definitions: Definitions,
+}
+
+/// How workers deliver.
+#[derive(Debug, Clone, Copy)]
+pub struct DeliverySettings {
+    pub concurrency: u32,
+    pub poll_interval: Duration,
+    pub lease: Duration,
+    pub backoff: crate::delivery::policy::Backoff,
 }
 
 #[derive(Debug, Clone)]
@@ -331,6 +394,7 @@ pub struct Handler {
     pub tenants: GlobSet,
     pub timeout: Duration,
     pub max_attempts: u32,
+    pub max_age: Option<Duration>,
     pub signing_key: SigningKey,
 }
 
@@ -478,6 +542,7 @@ fn validate(file: String, cfg: &config::Config) -> Result<Settings, ConfigError>
         "dedup",
         "providers",
         "handlers",
+        "delivery",
         "capture",
         "admin",
         "providers_dir",
@@ -725,8 +790,34 @@ fn validate(file: String, cfg: &config::Config) -> Result<Settings, ConfigError>
                     tenants,
                     timeout: raw.timeout,
                     max_attempts: raw.max_attempts,
+                    max_age: raw.max_age,
                     signing_key,
                 }),
+            );
+        }
+    }
+
+    let delivery: RawDelivery = section(cfg, "delivery", &mut issues).unwrap_or_default();
+    if delivery.concurrency == 0 {
+        issue(
+            &mut issues,
+            "delivery.concurrency".into(),
+            "must be at least 1".into(),
+        );
+    }
+    if delivery.backoff_base.is_zero() || delivery.backoff_max < delivery.backoff_base {
+        issue(
+            &mut issues,
+            "delivery.backoff_max".into(),
+            "backoff_base must be positive and at most backoff_max".into(),
+        );
+    }
+    for h in handlers.values() {
+        if h.timeout >= delivery.lease {
+            issue(
+                &mut issues,
+                format!("handlers.{}.timeout", h.name),
+                "must be below delivery.lease, or a slow attempt would be delivered twice".into(),
             );
         }
     }
@@ -761,6 +852,16 @@ fn validate(file: String, cfg: &config::Config) -> Result<Settings, ConfigError>
         },
         providers,
         handlers,
+        delivery: DeliverySettings {
+            concurrency: delivery.concurrency,
+            poll_interval: delivery.poll_interval,
+            lease: delivery.lease,
+            backoff: crate::delivery::policy::Backoff {
+                base: delivery.backoff_base,
+                max: delivery.backoff_max,
+                min_retry_after: Duration::from_secs(1).min(delivery.backoff_max),
+            },
+        },
         capture_dir,
         admin_token,
         definitions,

@@ -16,8 +16,11 @@ use futures::StreamExt;
 use serde::Serialize;
 use tracing::Instrument;
 
+use tokio_util::sync::CancellationToken;
+
 use crate::capture::CaptureWriter;
 use crate::config::{Settings, DEFAULT_TENANT};
+use crate::delivery::worker::Workers;
 use crate::provider::{verify_request, HeaderLookup, Rejection, VerifiedWebhook, VerifyError};
 use crate::store::{ClaimOutcome, CommitOutcome, Store, StoreError};
 
@@ -35,6 +38,8 @@ pub struct AppState {
     pub settings: Arc<Settings>,
     pub store: Store,
     pub capture: Option<CaptureWriter>,
+    /// Wakes this process's delivery workers when deliveries were recorded.
+    pub wake: Option<Arc<tokio::sync::Notify>>,
 }
 
 /// Every answer other than success, with its status and `code`.
@@ -300,8 +305,19 @@ async fn handle(
         }
         ClaimOutcome::Conflict => return conflict(store, &ev).await,
     };
-    match store.commit(&ev, &owner, provider.window).await {
-        Ok(CommitOutcome::Accepted) => Ok((ev, false)),
+    let handlers: Vec<&str> = settings
+        .handlers
+        .values()
+        .filter(|h| h.matches(ev.provider_name(), ev.tenant(), ev.event_type()))
+        .map(|h| h.name.as_str())
+        .collect();
+    match store.commit(&ev, &owner, provider.window, &handlers).await {
+        Ok(CommitOutcome::Accepted) => {
+            if let (false, Some(wake)) = (handlers.is_empty(), &state.wake) {
+                wake.notify_one();
+            }
+            Ok((ev, false))
+        }
         Ok(CommitOutcome::Duplicate) => Ok((ev, true)),
         Ok(CommitOutcome::Conflict) => conflict(store, &ev).await,
         // Our claim expired and another request owns the key: it will
@@ -364,67 +380,136 @@ async fn not_found(req: HttpRequest) -> HttpResponse {
         })
 }
 
-/// A bound, ready-to-run receiver.
+/// What a `serve` process runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Role {
+    /// The receiver and the delivery workers.
+    All,
+    /// Only the HTTP receiver.
+    Receiver,
+    /// Only the delivery workers.
+    Workers,
+}
+
+/// A bound, ready-to-run hookline process.
 pub struct Application {
-    port: u16,
-    server: actix_web::dev::Server,
+    port: Option<u16>,
+    server: Option<actix_web::dev::Server>,
+    workers: Option<tokio::task::JoinHandle<()>>,
+    shutdown: CancellationToken,
     background: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Application {
     /// Connect the stores and bind the listener (`127.0.0.1:0` picks a port).
-    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+    pub async fn build(settings: Settings, role: Role) -> anyhow::Result<Self> {
         let store = Store::connect(&settings.store).await?;
-        let listener = TcpListener::bind(&settings.server.listen)
-            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", settings.server.listen))?;
-        Self::with_listener(settings, store, listener)
+        let listener = match role {
+            Role::Workers => None,
+            _ => Some(TcpListener::bind(&settings.server.listen).map_err(|e| {
+                anyhow::anyhow!("cannot listen on {}: {e}", settings.server.listen)
+            })?),
+        };
+        Self::with_role(settings, store, listener, role)
     }
 
+    /// Receiver and workers on `listener` (tests).
     pub fn with_listener(
         settings: Settings,
         store: Store,
         listener: TcpListener,
     ) -> anyhow::Result<Self> {
-        let port = listener.local_addr()?.port();
-        let capture = settings.capture_dir.clone().map(CaptureWriter::new);
-        let shutdown = settings.server.shutdown_timeout;
-        let state = web::Data::new(AppState {
-            settings: Arc::new(settings),
-            store: store.clone(),
-            capture,
-        });
-        let server = HttpServer::new(move || {
-            App::new()
-                .app_data(state.clone())
-                .route("/webhooks/{provider}/{tenant}", web::post().to(receive))
-                .route("/webhooks/{provider}", web::post().to(receive))
-                .route("/healthz", web::get().to(healthz))
-                .route("/readyz", web::get().to(readyz))
-                .default_service(web::to(not_found))
-        })
-        .shutdown_timeout(shutdown.as_secs())
-        .listen(listener)?
-        .run();
+        Self::with_role(settings, store, Some(listener), Role::All)
+    }
+
+    pub fn with_role(
+        settings: Settings,
+        store: Store,
+        listener: Option<TcpListener>,
+        role: Role,
+    ) -> anyhow::Result<Self> {
+        let shutdown = CancellationToken::new();
+        let workers = (role != Role::Receiver)
+            .then(|| Workers::new(store.clone(), settings.handlers.clone(), settings.delivery));
+        let wake = workers.as_ref().map(Workers::waker);
+        let workers = workers.map(|w| tokio::spawn(w.run(shutdown.clone())));
+        let (port, server) = match (role, listener) {
+            (Role::Workers, _) | (_, None) => (None, None),
+            (_, Some(listener)) => {
+                let port = listener.local_addr()?.port();
+                let capture = settings.capture_dir.clone().map(CaptureWriter::new);
+                let grace = settings.server.shutdown_timeout;
+                let state = web::Data::new(AppState {
+                    settings: Arc::new(settings),
+                    store: store.clone(),
+                    capture,
+                    wake,
+                });
+                let server = HttpServer::new(move || {
+                    App::new()
+                        .app_data(state.clone())
+                        .route("/webhooks/{provider}/{tenant}", web::post().to(receive))
+                        .route("/webhooks/{provider}", web::post().to(receive))
+                        .route("/healthz", web::get().to(healthz))
+                        .route("/readyz", web::get().to(readyz))
+                        .default_service(web::to(not_found))
+                })
+                .shutdown_timeout(grace.as_secs())
+                .listen(listener)?
+                .run();
+                (Some(port), Some(server))
+            }
+        };
         let purge = tokio::spawn(purge_loop(store));
         Ok(Application {
             port,
             server,
+            workers,
+            shutdown,
             background: vec![purge],
         })
     }
 
+    /// The receiver's port. Panics for a workers-only process.
     pub fn port(&self) -> u16 {
-        self.port
+        self.port.expect("this process runs no receiver")
     }
 
-    /// Serve until SIGINT/SIGTERM (or the server handle stops it).
+    /// Run until SIGINT/SIGTERM: the receiver drains its requests, then the
+    /// workers finish the attempts in flight.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        let result = self.server.await;
+        let result = match self.server {
+            // actix-web handles the signals and drains connections.
+            Some(server) => server.await,
+            None => {
+                shutdown_signal().await;
+                Ok(())
+            }
+        };
+        self.shutdown.cancel();
+        if let Some(workers) = self.workers {
+            let _ = workers.await;
+        }
         for task in self.background {
             task.abort();
         }
         result
     }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("SIGTERM handler installs");
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
 }
 
 /// Expired dedup state is dropped once a minute (a no-op where the store

@@ -47,7 +47,7 @@ async fn expired_claim_is_reclaimable_and_stale_owner_cannot_complete(backend: B
     assert_ne!(first, second);
     // The stale owner wakes up and tries to finish: refused, nothing written.
     assert_eq!(
-        app.store.commit(&ev, &first, window).await.unwrap(),
+        app.store.commit(&ev, &first, window, &[]).await.unwrap(),
         CommitOutcome::NotOwner
     );
     app.store.release(&ev, &first).await.unwrap();
@@ -60,7 +60,7 @@ async fn expired_claim_is_reclaimable_and_stale_owner_cannot_complete(backend: B
     );
     // The new owner completes; the event is recorded once.
     assert_eq!(
-        app.store.commit(&ev, &second, window).await.unwrap(),
+        app.store.commit(&ev, &second, window, &[]).await.unwrap(),
         CommitOutcome::Accepted
     );
     assert_eq!(
@@ -100,7 +100,7 @@ async fn completed_key_suppresses_for_the_window_only(backend: Backend) {
     };
     let window = Duration::from_millis(300);
     assert_eq!(
-        app.store.commit(&ev, &owner, window).await.unwrap(),
+        app.store.commit(&ev, &owner, window, &[]).await.unwrap(),
         CommitOutcome::Accepted
     );
     assert_eq!(
@@ -114,7 +114,7 @@ async fn completed_key_suppresses_for_the_window_only(backend: Backend) {
         panic!("the window has passed; the key is free");
     };
     assert_eq!(
-        app.store.commit(&ev, &again, window).await.unwrap(),
+        app.store.commit(&ev, &again, window, &[]).await.unwrap(),
         CommitOutcome::Duplicate
     );
     assert_eq!(app.inventory().await.processed_events, 1);

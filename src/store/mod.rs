@@ -5,6 +5,7 @@
 //! COMPLETED (long TTL, the correctness window). A claim is one atomic step;
 //! completion and release only succeed for the current owner.
 
+pub mod delivery;
 mod sqlite;
 
 use std::future::Future;
@@ -171,16 +172,21 @@ impl Store {
         }
     }
 
-    /// Record the event durably (critical events) and mark the key COMPLETED
-    /// for `window`, if `owner` still owns it.
+    /// Record the event durably (critical events) with one pending delivery
+    /// per handler in `handlers`, and mark the key COMPLETED for `window`, if
+    /// `owner` still owns it.
     pub async fn commit(
         &self,
         event: &VerifiedWebhook,
         owner: &OwnerToken,
         window: Duration,
+        handlers: &[&str],
     ) -> Result<CommitOutcome, StoreError> {
         match &self.backend {
-            Backend::Embedded(s) => self.bounded("commit", s.commit(event, owner, window)).await,
+            Backend::Embedded(s) => {
+                self.bounded("commit", s.commit(event, owner, window, handlers))
+                    .await
+            }
         }
     }
 
@@ -238,7 +244,7 @@ impl Store {
 }
 
 /// Milliseconds since the Unix epoch.
-pub(crate) fn now_ms() -> i64 {
+pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
@@ -247,4 +253,77 @@ pub(crate) fn now_ms() -> i64 {
 
 pub(crate) fn ms(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+use delivery::{
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, Leased, Next, QueueDepth,
+};
+
+/// The delivery queue.
+impl Store {
+    /// Lease up to `limit` due deliveries to `owner` for `lease`.
+    pub async fn lease_deliveries(
+        &self,
+        owner: &str,
+        limit: u32,
+        lease: Duration,
+    ) -> Result<Vec<Leased>, StoreError> {
+        match &self.backend {
+            Backend::Embedded(s) => {
+                self.bounded("lease", s.lease_deliveries(owner, limit, lease))
+                    .await
+            }
+        }
+    }
+
+    /// Record an attempt and what follows from it, if `owner` still holds
+    /// the lease; `false` when the lease was lost to another worker.
+    pub async fn finish_delivery(
+        &self,
+        d: &Leased,
+        owner: &str,
+        attempt: &AttemptRecord,
+        next: Next,
+    ) -> Result<bool, StoreError> {
+        match &self.backend {
+            Backend::Embedded(s) => {
+                self.bounded("finish", s.finish_delivery(d, owner, attempt, next))
+                    .await
+            }
+        }
+    }
+
+    pub async fn list_deliveries(
+        &self,
+        filter: &DeliveryFilter,
+    ) -> Result<Vec<DeliveryView>, StoreError> {
+        match &self.backend {
+            Backend::Embedded(s) => self.bounded("list", s.list_deliveries(filter)).await,
+        }
+    }
+
+    pub async fn delivery_attempts(
+        &self,
+        delivery_id: i64,
+    ) -> Result<Vec<AttemptView>, StoreError> {
+        match &self.backend {
+            Backend::Embedded(s) => {
+                self.bounded("attempts", s.delivery_attempts(delivery_id))
+                    .await
+            }
+        }
+    }
+
+    /// Requeue matching deliveries (re-delivery, dead-letter replay).
+    pub async fn requeue(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
+        match &self.backend {
+            Backend::Embedded(s) => self.bounded("requeue", s.requeue(filter)).await,
+        }
+    }
+
+    pub async fn queue_depth(&self) -> Result<QueueDepth, StoreError> {
+        match &self.backend {
+            Backend::Embedded(s) => self.bounded("depth", s.queue_depth()).await,
+        }
+    }
 }

@@ -13,6 +13,10 @@ use sqlx::sqlite::{
 };
 use sqlx::Row;
 
+use super::delivery::{
+    rfc3339_ms, AttemptRecord, AttemptView, DeliveryFilter, DeliveryState, DeliveryView, Leased,
+    Next, QueueDepth,
+};
 use super::{
     ms, now_ms, ClaimOutcome, CommitOutcome, Inventory, OwnerToken, ProcessedEvent, StoreError,
 };
@@ -125,6 +129,7 @@ impl SqliteStore {
         ev: &VerifiedWebhook,
         owner: &OwnerToken,
         window: Duration,
+        handlers: &[&str],
     ) -> Result<CommitOutcome, StoreError> {
         let err = StoreError::unavailable("commit");
         let now = now_ms();
@@ -202,6 +207,29 @@ impl SqliteStore {
                     .map_err(StoreError::unavailable("commit"))?;
                     outcome = CommitOutcome::Conflict;
                 }
+            }
+        }
+        if outcome == CommitOutcome::Accepted {
+            // One pending delivery per matching handler, in the same
+            // transaction: no 2xx without its deliveries.
+            for handler in handlers {
+                sqlx::query(
+                    "INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type,
+                                           body, state, next_attempt_ms, created_ms, updated_ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'pending', ?8, ?8, ?8)
+                     ON CONFLICT (provider, tenant, event_id, handler) DO NOTHING",
+                )
+                .bind(ev.provider_name())
+                .bind(ev.tenant())
+                .bind(ev.event_id())
+                .bind(handler)
+                .bind(ev.event_type())
+                .bind(ev.content_type())
+                .bind(&ev.body()[..])
+                .bind(now)
+                .execute(&mut *tx)
+                .await
+                .map_err(StoreError::unavailable("commit"))?;
             }
         }
         tx.commit().await.map_err(err)?;
@@ -307,5 +335,226 @@ impl SqliteStore {
             body_sha256: r.get(1),
             body: r.get(2),
         }))
+    }
+}
+
+const DELIVERY_COLUMNS: &str =
+    "id, provider, tenant, event_id, handler, event_type, state, attempts,
+     next_attempt_ms, last_status, last_error, created_ms, updated_ms";
+
+fn delivery_view(r: &sqlx::sqlite::SqliteRow) -> DeliveryView {
+    let state = DeliveryState::parse(r.get::<&str, _>("state")).unwrap_or(DeliveryState::Pending);
+    DeliveryView {
+        id: r.get("id"),
+        provider: r.get("provider"),
+        tenant: r.get("tenant"),
+        event_id: r.get("event_id"),
+        handler: r.get("handler"),
+        event_type: r.get("event_type"),
+        state,
+        attempts: r.get::<i64, _>("attempts") as u32,
+        next_attempt_at: (state == DeliveryState::Pending)
+            .then(|| rfc3339_ms(r.get("next_attempt_ms"))),
+        last_status: r.get::<Option<i64>, _>("last_status").map(|s| s as u16),
+        last_error: r.get("last_error"),
+        created_at: rfc3339_ms(r.get("created_ms")),
+        updated_at: rfc3339_ms(r.get("updated_ms")),
+    }
+}
+
+/// The delivery queue.
+impl SqliteStore {
+    /// Lease up to `limit` due deliveries for `lease`.
+    pub async fn lease_deliveries(
+        &self,
+        owner: &str,
+        limit: u32,
+        lease: Duration,
+    ) -> Result<Vec<Leased>, StoreError> {
+        let now = now_ms();
+        let rows = sqlx::query(
+            "UPDATE delivery SET lease_owner = ?1, lease_until_ms = ?2 + ?3
+             WHERE id IN (SELECT id FROM delivery
+                          WHERE state = 'pending' AND next_attempt_ms <= ?2
+                            AND (lease_until_ms IS NULL OR lease_until_ms <= ?2)
+                          ORDER BY next_attempt_ms LIMIT ?4)
+             RETURNING id, provider, tenant, event_id, handler, event_type, content_type, body, attempts, created_ms",
+        )
+        .bind(owner)
+        .bind(now)
+        .bind(ms(lease))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(StoreError::unavailable("lease"))?;
+        Ok(rows
+            .iter()
+            .map(|r| Leased {
+                id: r.get("id"),
+                provider: r.get("provider"),
+                tenant: r.get("tenant"),
+                event_id: r.get("event_id"),
+                handler: r.get("handler"),
+                event_type: r.get("event_type"),
+                content_type: r.get("content_type"),
+                body: r.get("body"),
+                attempts: r.get::<i64, _>("attempts") as u32,
+                created_ms: r.get("created_ms"),
+            })
+            .collect())
+    }
+
+    /// Record an attempt and its consequence, if `owner` still holds the
+    /// lease. Returns whether it did.
+    pub async fn finish_delivery(
+        &self,
+        d: &Leased,
+        owner: &str,
+        attempt: &AttemptRecord,
+        next: Next,
+    ) -> Result<bool, StoreError> {
+        let now = now_ms();
+        let (state, next_ms) = match next {
+            Next::Delivered => (DeliveryState::Delivered, now),
+            Next::Dead => (DeliveryState::Dead, now),
+            Next::RetryIn(delay) => (DeliveryState::Pending, now + ms(delay)),
+        };
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .map_err(StoreError::unavailable("finish"))?;
+        let owned = sqlx::query(
+            "UPDATE delivery SET state = ?3, attempts = ?4, next_attempt_ms = ?5, lease_owner = NULL,
+                                 lease_until_ms = NULL, last_status = ?6, last_error = ?7, updated_ms = ?8
+             WHERE id = ?1 AND lease_owner = ?2",
+        )
+        .bind(d.id)
+        .bind(owner)
+        .bind(state.as_str())
+        .bind(i64::from(attempt.attempt))
+        .bind(next_ms)
+        .bind(attempt.status.map(i64::from))
+        .bind(&attempt.error)
+        .bind(now)
+        .execute(&mut *tx)
+        .await
+        .map_err(StoreError::unavailable("finish"))?
+        .rows_affected();
+        if owned == 0 {
+            return Ok(false);
+        }
+        sqlx::query(
+            "INSERT INTO delivery_attempt (delivery_id, attempt, started_ms, status, latency_ms, response_body, error)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )
+        .bind(d.id)
+        .bind(i64::from(attempt.attempt))
+        .bind(attempt.started_ms)
+        .bind(attempt.status.map(i64::from))
+        .bind(ms(attempt.latency))
+        .bind(&attempt.response_body)
+        .bind(&attempt.error)
+        .execute(&mut *tx)
+        .await
+        .map_err(StoreError::unavailable("finish"))?;
+        tx.commit()
+            .await
+            .map_err(StoreError::unavailable("finish"))?;
+        Ok(true)
+    }
+
+    pub async fn list_deliveries(
+        &self,
+        f: &DeliveryFilter,
+    ) -> Result<Vec<DeliveryView>, StoreError> {
+        let mut q = sqlx::QueryBuilder::new(format!(
+            "SELECT {DELIVERY_COLUMNS} FROM delivery WHERE 1 = 1"
+        ));
+        push_filter(&mut q, f);
+        q.push(" ORDER BY id LIMIT ")
+            .push_bind(i64::from(f.limit.unwrap_or(100)));
+        let rows = q
+            .build()
+            .fetch_all(&self.pool)
+            .await
+            .map_err(StoreError::unavailable("list"))?;
+        Ok(rows.iter().map(delivery_view).collect())
+    }
+
+    pub async fn delivery_attempts(
+        &self,
+        delivery_id: i64,
+    ) -> Result<Vec<AttemptView>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT attempt, started_ms, status, latency_ms, response_body, error
+             FROM delivery_attempt WHERE delivery_id = ?1 ORDER BY attempt, id",
+        )
+        .bind(delivery_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(StoreError::unavailable("attempts"))?;
+        Ok(rows
+            .iter()
+            .map(|r| AttemptView {
+                attempt: r.get::<i64, _>("attempt") as u32,
+                started_at: rfc3339_ms(r.get("started_ms")),
+                status: r.get::<Option<i64>, _>("status").map(|s| s as u16),
+                latency_ms: r.get::<i64, _>("latency_ms") as u64,
+                response_body: r.get("response_body"),
+                error: r.get("error"),
+            })
+            .collect())
+    }
+
+    /// Put matching deliveries back in the queue, due now, with their
+    /// attempt count reset. A delivery a worker holds right now is left
+    /// alone. Returns how many were requeued.
+    pub async fn requeue(&self, f: &DeliveryFilter) -> Result<u64, StoreError> {
+        let now = now_ms();
+        let mut q = sqlx::QueryBuilder::new(
+            "UPDATE delivery SET state = 'pending', attempts = 0, next_attempt_ms = ",
+        );
+        q.push_bind(now).push(", updated_ms = ").push_bind(now);
+        q.push(" WHERE NOT (state = 'pending' AND lease_until_ms > ")
+            .push_bind(now)
+            .push(")");
+        push_filter(&mut q, f);
+        let n = q
+            .build()
+            .execute(&self.pool)
+            .await
+            .map_err(StoreError::unavailable("requeue"))?
+            .rows_affected();
+        Ok(n)
+    }
+
+    pub async fn queue_depth(&self) -> Result<QueueDepth, StoreError> {
+        let row = sqlx::query(
+            "SELECT COALESCE(SUM(state = 'pending'), 0), COALESCE(SUM(state = 'dead'), 0) FROM delivery",
+        )
+        .fetch_one(&self.pool)
+        .await
+        .map_err(StoreError::unavailable("depth"))?;
+        Ok(QueueDepth {
+            pending: row.get::<i64, _>(0) as u64,
+            dead: row.get::<i64, _>(1) as u64,
+        })
+    }
+}
+
+fn push_filter<'a>(q: &mut sqlx::QueryBuilder<'a, sqlx::Sqlite>, f: &'a DeliveryFilter) {
+    if let Some(s) = f.state {
+        q.push(" AND state = ").push_bind(s.as_str());
+    }
+    for (col, v) in [
+        ("provider", &f.provider),
+        ("tenant", &f.tenant),
+        ("handler", &f.handler),
+        ("event_id", &f.event_id),
+    ] {
+        if let Some(v) = v {
+            q.push(format!(" AND {col} = ")).push_bind(v.as_str());
+        }
     }
 }

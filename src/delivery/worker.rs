@@ -1,0 +1,211 @@
+//! Delivery workers: lease due deliveries, call the handler with no
+//! transaction open, record the outcome, repeat. A worker that dies loses
+//! its leases after `delivery.lease`, and another worker picks them up.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{Notify, Semaphore};
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+use super::outbound::{self, Outgoing};
+use super::policy::{classify, Verdict};
+use crate::config::{DeliverySettings, Handler};
+use crate::store::delivery::{AttemptRecord, Leased, Next};
+use crate::store::{now_ms, Store};
+
+/// A pool of delivery workers in this process.
+#[derive(Clone)]
+pub struct Workers {
+    store: Store,
+    handlers: Arc<BTreeMap<String, Arc<Handler>>>,
+    settings: DeliverySettings,
+    client: reqwest::Client,
+    /// Names this process's leases.
+    owner: Arc<str>,
+    /// Woken when new deliveries were recorded, so they go out at once.
+    wake: Arc<Notify>,
+}
+
+impl Workers {
+    pub fn new(
+        store: Store,
+        handlers: BTreeMap<String, Arc<Handler>>,
+        settings: DeliverySettings,
+    ) -> Self {
+        Workers {
+            store,
+            handlers: Arc::new(handlers),
+            settings,
+            client: outbound::client(),
+            owner: format!("worker-{}", uuid::Uuid::new_v4().simple()).into(),
+            wake: Arc::new(Notify::new()),
+        }
+    }
+
+    /// A handle the receiver uses to wake the workers.
+    pub fn waker(&self) -> Arc<Notify> {
+        self.wake.clone()
+    }
+
+    /// Run until `shutdown`; then wait (bounded by the lease) for the
+    /// deliveries in flight.
+    pub async fn run(self, shutdown: CancellationToken) {
+        let slots = Arc::new(Semaphore::new(self.settings.concurrency as usize));
+        tracing::info!(owner = %self.owner, concurrency = self.settings.concurrency, "delivery workers started");
+        while !shutdown.is_cancelled() {
+            let free = slots.available_permits() as u32;
+            if free == 0 {
+                tokio::select! {
+                    _ = shutdown.cancelled() => break,
+                    p = slots.clone().acquire_owned() => drop(p),
+                }
+                continue;
+            }
+            match self
+                .store
+                .lease_deliveries(&self.owner, free, self.settings.lease)
+                .await
+            {
+                Ok(batch) if !batch.is_empty() => {
+                    for d in batch {
+                        let permit = slots.clone().acquire_owned().await.expect("never closed");
+                        let me = self.clone();
+                        tokio::spawn(async move {
+                            me.deliver(d).await;
+                            drop(permit);
+                        });
+                    }
+                }
+                Ok(_) => {
+                    tokio::select! {
+                        _ = shutdown.cancelled() => break,
+                        _ = self.wake.notified() => {}
+                        _ = tokio::time::sleep(self.settings.poll_interval) => {}
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not lease deliveries");
+                    tokio::select! {
+                        _ = shutdown.cancelled() => break,
+                        _ = tokio::time::sleep(self.settings.poll_interval) => {}
+                    }
+                }
+            }
+        }
+        // Let attempts in flight record their outcome.
+        let all = self.settings.concurrency;
+        let _ = tokio::time::timeout(self.settings.lease, slots.acquire_many(all)).await;
+        tracing::info!("delivery workers stopped");
+    }
+
+    /// One attempt at one delivery.
+    async fn deliver(&self, d: Leased) {
+        let span = tracing::info_span!(
+            "delivery",
+            provider = %d.provider, tenant = %d.tenant, event_id = %d.event_id,
+            handler = %d.handler, attempt = d.attempts + 1,
+        );
+        self.attempt(d).instrument(span).await
+    }
+
+    async fn attempt(&self, d: Leased) {
+        let attempt = d.attempts + 1;
+        let started_ms = now_ms();
+        let Some(handler) = self.handlers.get(&d.handler) else {
+            // The handler was removed from the config: keep the delivery
+            // where an operator can see and replay it.
+            let error = format!("handler {:?} is not configured", d.handler);
+            tracing::warn!(%error, "dead-lettered");
+            let record = AttemptRecord {
+                attempt,
+                started_ms,
+                status: None,
+                latency: Duration::ZERO,
+                response_body: String::new(),
+                error: Some(error),
+            };
+            self.finish(&d, record, Next::Dead).await;
+            return;
+        };
+        let result = outbound::attempt(
+            &self.client,
+            handler,
+            &Outgoing {
+                provider: &d.provider,
+                tenant: &d.tenant,
+                event_id: &d.event_id,
+                event_type: &d.event_type,
+                content_type: d.content_type.as_deref(),
+                body: &d.body,
+                attempt,
+            },
+        )
+        .await;
+        let age = Duration::from_millis((now_ms() - d.created_ms).max(0) as u64);
+        let next = match classify(result.status, result.retry_after) {
+            Verdict::Acknowledged => Next::Delivered,
+            Verdict::Reject => Next::Dead,
+            Verdict::Retry { .. } if attempt >= handler.max_attempts => Next::Dead,
+            Verdict::Retry { .. } if handler.max_age.is_some_and(|max| age >= max) => Next::Dead,
+            Verdict::Retry { retry_after } => Next::RetryIn(self.settings.backoff.delay(
+                attempt,
+                retry_after,
+                rand::random::<f64>(),
+            )),
+        };
+        match next {
+            Next::Delivered => tracing::info!(status = result.status, "delivered"),
+            Next::Dead => tracing::warn!(
+                status = result.status,
+                error = result.error.as_deref(),
+                "dead-lettered"
+            ),
+            Next::RetryIn(delay) => {
+                tracing::info!(
+                    status = result.status,
+                    error = result.error.as_deref(),
+                    ?delay,
+                    "will retry"
+                )
+            }
+        }
+        let record = AttemptRecord {
+            attempt,
+            started_ms,
+            status: result.status,
+            latency: result.latency,
+            response_body: result.response_body,
+            error: result.error,
+        };
+        self.finish(&d, record, next).await;
+    }
+
+    async fn finish(&self, d: &Leased, record: AttemptRecord, next: Next) {
+        // A store hiccup must not lose the outcome: retry a few times; if
+        // it still fails, the lease expires and the delivery is attempted
+        // again (at least once, never zero times).
+        for wait in [0u64, 100, 500, 2000] {
+            tokio::time::sleep(Duration::from_millis(wait)).await;
+            match self
+                .store
+                .finish_delivery(d, &self.owner, &record, next)
+                .await
+            {
+                Ok(true) => return,
+                Ok(false) => {
+                    tracing::warn!(
+                        delivery = d.id,
+                        "lease lost before the outcome was recorded"
+                    );
+                    return;
+                }
+                Err(e) => {
+                    tracing::warn!(delivery = d.id, error = %e, "could not record the outcome")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! A real local HTTP server standing in for a downstream handler: it records
+//! every request and answers as scripted (then 200 once the script runs out).
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
+
+/// One scripted answer.
+#[derive(Debug, Clone)]
+pub enum Reply {
+    Status(u16),
+    /// Status with a `Retry-After: secs` header.
+    RetryAfter(u16, u64),
+    /// Wait, then answer.
+    Slow(Duration, u16),
+}
+
+#[derive(Debug, Clone)]
+pub struct Received {
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    pub at: Instant,
+}
+
+impl Received {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+#[derive(Default)]
+struct State {
+    script: Mutex<VecDeque<Reply>>,
+    received: Mutex<Vec<Received>>,
+    /// Answer when the script is empty.
+    fallback: Mutex<Option<Reply>>,
+}
+
+#[derive(Clone)]
+pub struct Sink {
+    pub url: String,
+    state: Arc<State>,
+}
+
+async fn handle(req: HttpRequest, body: web::Bytes, state: web::Data<Arc<State>>) -> HttpResponse {
+    state.received.lock().unwrap().push(Received {
+        headers: req
+            .headers()
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or("").to_owned()))
+            .collect(),
+        body: body.to_vec(),
+        at: Instant::now(),
+    });
+    let reply = state
+        .script
+        .lock()
+        .unwrap()
+        .pop_front()
+        .or_else(|| state.fallback.lock().unwrap().clone())
+        .unwrap_or(Reply::Status(200));
+    let status = |s: u16| actix_web::http::StatusCode::from_u16(s).unwrap();
+    match reply {
+        Reply::Status(s) => HttpResponse::build(status(s)).body(format!("answer {s}")),
+        Reply::RetryAfter(s, secs) => HttpResponse::build(status(s))
+            .insert_header(("Retry-After", secs.to_string()))
+            .finish(),
+        Reply::Slow(d, s) => {
+            tokio::time::sleep(d).await;
+            HttpResponse::build(status(s)).finish()
+        }
+    }
+}
+
+impl Sink {
+    /// Start on a random port with a script of answers.
+    pub fn start(script: Vec<Reply>) -> Sink {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let state = Arc::new(State {
+            script: Mutex::new(script.into()),
+            ..Default::default()
+        });
+        let data = web::Data::new(state.clone());
+        let server = HttpServer::new(move || {
+            App::new()
+                .app_data(data.clone())
+                .default_service(web::to(handle))
+        })
+        .workers(1)
+        .listen(listener)
+        .unwrap()
+        .run();
+        tokio::spawn(server);
+        Sink {
+            url: format!("http://127.0.0.1:{port}/hook"),
+            state,
+        }
+    }
+
+    /// Answer this whenever the script is empty.
+    pub fn always(&self, reply: Reply) {
+        *self.state.fallback.lock().unwrap() = Some(reply);
+    }
+
+    pub fn received(&self) -> Vec<Received> {
+        self.state.received.lock().unwrap().clone()
+    }
+
+    /// Wait until at least `n` requests arrived, or panic after `within`.
+    pub async fn wait_for(&self, n: usize, within: Duration) -> Vec<Received> {
+        let deadline = Instant::now() + within;
+        loop {
+            let got = self.received();
+            if got.len() >= n {
+                return got;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "expected {n} requests, got {}",
+                got.len()
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}

@@ -62,6 +62,12 @@ enum Command {
         #[arg(long)]
         providers_dir: Option<PathBuf>,
     },
+    /// Inspect and re-drive dead letters.
+    #[command(subcommand)]
+    DeadLetters(DeadLetters),
+    /// Look up an event and its deliveries, or deliver it again.
+    #[command(subcommand)]
+    Events(Events),
     /// Replay capture files (or directories of them) against a receiver.
     Replay {
         /// Capture files or directories.
@@ -83,6 +89,182 @@ enum Command {
         #[arg(long)]
         providers_dir: Option<PathBuf>,
     },
+}
+
+#[derive(clap::Args)]
+struct Filters {
+    #[arg(long)]
+    provider: Option<String>,
+    #[arg(long)]
+    tenant: Option<String>,
+    #[arg(long)]
+    handler: Option<String>,
+    #[arg(long)]
+    event_id: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum DeadLetters {
+    /// List dead letters (JSON, one per line).
+    List {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[command(flatten)]
+        filters: Filters,
+        #[arg(long, default_value_t = 100)]
+        limit: u32,
+    },
+    /// Put dead letters back in the queue: one (--id) or every match.
+    Replay {
+        #[command(flatten)]
+        config: ConfigArg,
+        /// One dead letter, by delivery id.
+        #[arg(long, conflicts_with_all = ["provider", "tenant", "handler", "event_id", "all"])]
+        id: Option<i64>,
+        #[command(flatten)]
+        filters: Filters,
+        /// Required to replay every dead letter when no filter is given.
+        #[arg(long)]
+        all: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum Events {
+    /// Print an event's record, deliveries and attempts as JSON.
+    Show {
+        #[command(flatten)]
+        config: ConfigArg,
+        provider: String,
+        tenant: String,
+        event_id: String,
+    },
+    /// Deliver an event again, to every handler or one.
+    Redeliver {
+        #[command(flatten)]
+        config: ConfigArg,
+        provider: String,
+        tenant: String,
+        event_id: String,
+        #[arg(long)]
+        handler: Option<String>,
+    },
+}
+
+async fn store_for(arg: &ConfigArg) -> anyhow::Result<crate::store::Store> {
+    let settings = load(arg)?;
+    Ok(crate::store::Store::connect(&settings.store).await?)
+}
+
+async fn dead_letters(cmd: DeadLetters) -> anyhow::Result<i32> {
+    use crate::store::delivery::{DeliveryFilter, DeliveryState};
+    let filter = |f: Filters, id: Option<i64>, limit: Option<u32>| DeliveryFilter {
+        id,
+        state: Some(DeliveryState::Dead),
+        provider: f.provider,
+        tenant: f.tenant,
+        handler: f.handler,
+        event_id: f.event_id,
+        limit,
+    };
+    match cmd {
+        DeadLetters::List {
+            config,
+            filters,
+            limit,
+        } => {
+            let store = store_for(&config).await?;
+            let rows = store
+                .list_deliveries(&filter(filters, None, Some(limit)))
+                .await?;
+            for r in &rows {
+                println!("{}", serde_json::to_string(r)?);
+            }
+            eprintln!("{} dead letter(s)", rows.len());
+            Ok(0)
+        }
+        DeadLetters::Replay {
+            config,
+            id,
+            filters,
+            all,
+        } => {
+            let unfiltered = id.is_none()
+                && filters.provider.is_none()
+                && filters.tenant.is_none()
+                && filters.handler.is_none()
+                && filters.event_id.is_none();
+            if unfiltered && !all {
+                eprintln!("error: give --id, a filter, or --all to replay every dead letter");
+                return Ok(2);
+            }
+            let store = store_for(&config).await?;
+            let n = store.requeue(&filter(filters, id, None)).await?;
+            println!("requeued {n} dead letter(s)");
+            Ok(if n == 0 && id.is_some() { 1 } else { 0 })
+        }
+    }
+}
+
+async fn events(cmd: Events) -> anyhow::Result<i32> {
+    use crate::store::delivery::DeliveryFilter;
+    match cmd {
+        Events::Show {
+            config,
+            provider,
+            tenant,
+            event_id,
+        } => {
+            let store = store_for(&config).await?;
+            let processed = store.processed_event(&provider, &tenant, &event_id).await?;
+            let deliveries = store
+                .list_deliveries(&DeliveryFilter {
+                    provider: Some(provider.clone()),
+                    tenant: Some(tenant.clone()),
+                    event_id: Some(event_id.clone()),
+                    ..Default::default()
+                })
+                .await?;
+            if processed.is_none() && deliveries.is_empty() {
+                eprintln!("no record of {provider}/{tenant}/{event_id}");
+                return Ok(1);
+            }
+            let mut list = Vec::new();
+            for d in deliveries {
+                let attempts = store.delivery_attempts(d.id).await?;
+                list.push(serde_json::json!({"delivery": d, "attempts": attempts}));
+            }
+            let out = serde_json::json!({
+                "provider": provider, "tenant": tenant, "event_id": event_id,
+                "processed_event": processed.map(|p| serde_json::json!({
+                    "event_type": p.event_type, "body_sha256": hex::encode(&p.body_sha256), "body_bytes": p.body.len(),
+                })),
+                "deliveries": list,
+            });
+            println!("{}", serde_json::to_string_pretty(&out)?);
+            Ok(0)
+        }
+        Events::Redeliver {
+            config,
+            provider,
+            tenant,
+            event_id,
+            handler,
+        } => {
+            let store = store_for(&config).await?;
+            let n = store
+                .requeue(&DeliveryFilter {
+                    provider: Some(provider),
+                    tenant: Some(tenant),
+                    event_id: Some(event_id),
+                    handler,
+                    ..Default::default()
+                })
+                .await?;
+            println!("requeued {n} deliver(y/ies)");
+            Ok(if n == 0 { 1 } else { 0 })
+        }
+    }
 }
 
 /// Run the command line; returns the process exit code.
@@ -181,6 +363,8 @@ async fn run(command: Command) -> anyhow::Result<i32> {
             }
             Ok(0)
         }
+        Command::DeadLetters(cmd) => dead_letters(cmd).await,
+        Command::Events(cmd) => events(cmd).await,
         Command::Replay {
             paths,
             target,

@@ -21,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 use crate::capture::CaptureWriter;
 use crate::config::{Settings, DEFAULT_TENANT};
 use crate::delivery::worker::Workers;
+use crate::metrics::Metrics;
 use crate::provider::{verify_request, HeaderLookup, Rejection, VerifiedWebhook, VerifyError};
 use crate::store::{ClaimOutcome, CommitOutcome, Store, StoreError};
 
@@ -40,6 +41,7 @@ pub struct AppState {
     pub capture: Option<CaptureWriter>,
     /// Wakes this process's delivery workers when deliveries were recorded.
     pub wake: Option<Arc<tokio::sync::Notify>>,
+    pub metrics: Arc<Metrics>,
 }
 
 /// Every answer other than success, with its status and `code`.
@@ -109,13 +111,13 @@ impl ApiError {
 }
 
 #[derive(Serialize)]
-struct Problem<'a> {
+pub(crate) struct Problem<'a> {
     #[serde(rename = "type")]
-    kind: String,
-    title: &'a str,
-    status: u16,
-    code: &'a str,
-    detail: String,
+    pub kind: String,
+    pub title: &'a str,
+    pub status: u16,
+    pub code: &'a str,
+    pub detail: String,
 }
 
 impl ResponseError for ApiError {
@@ -237,14 +239,36 @@ async fn receive(
     let result = handle(&req, payload, &state, &provider_name, &tenant_name)
         .instrument(span.clone())
         .await;
-    match &result {
+    let outcome = match &result {
         Ok((ev, duplicate)) => {
             span.record("event_id", ev.event_id());
-            span.record("outcome", if *duplicate { "duplicate" } else { "accepted" });
+            if *duplicate {
+                "duplicate"
+            } else {
+                "accepted"
+            }
         }
-        Err(e) => {
-            span.record("outcome", e.code());
-        }
+        Err(e) => e.code(),
+    };
+    span.record("outcome", outcome);
+    // Labels come from configured names only: an attacker's path must not
+    // create new time series.
+    let (p, t) = match &result {
+        Err(ApiError::UnknownProvider(_)) => ("_unknown", "_unknown"),
+        Err(ApiError::UnknownTenant { .. }) => (provider_name.as_str(), "_unknown"),
+        _ => (provider_name.as_str(), tenant_name.as_str()),
+    };
+    state
+        .metrics
+        .requests
+        .with_label_values(&[p, t, outcome])
+        .inc();
+    if let Err(ApiError::Rejected(Rejection::Verify(_))) = &result {
+        state
+            .metrics
+            .verification_failures
+            .with_label_values(&[p, outcome])
+            .inc();
     }
     span.in_scope(|| tracing::info!("answered"));
     result.map(|(ev, duplicate)| success(&ev, duplicate))
@@ -297,7 +321,19 @@ async fn handle(
     }
 
     let store = &state.store;
-    let owner = match store.claim(&ev, settings.dedup.in_progress_ttl).await? {
+    let claim = store.claim(&ev, settings.dedup.in_progress_ttl).await?;
+    let dedup_outcome = match claim {
+        ClaimOutcome::Owned(_) => "claimed",
+        ClaimOutcome::Duplicate => "duplicate",
+        ClaimOutcome::InProgress { .. } => "in_progress",
+        ClaimOutcome::Conflict => "conflict",
+    };
+    state
+        .metrics
+        .dedup
+        .with_label_values(&[provider_name, dedup_outcome])
+        .inc();
+    let owner = match claim {
         ClaimOutcome::Owned(owner) => owner,
         ClaimOutcome::Duplicate => return Ok((ev, true)),
         ClaimOutcome::InProgress { retry_after } => {
@@ -350,6 +386,12 @@ async fn conflict(
     Err(ApiError::Conflict)
 }
 
+async fn metrics_text(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/plain; version=0.0.4")
+        .body(state.metrics.render(&state.store).await)
+}
+
 async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(serde_json::json!({"status": "ok"}))
 }
@@ -367,7 +409,7 @@ async fn readyz(state: web::Data<AppState>) -> HttpResponse {
 }
 
 /// Anything else under the service: a problem document, not an HTML page.
-async fn not_found(req: HttpRequest) -> HttpResponse {
+pub(crate) async fn not_found(req: HttpRequest) -> HttpResponse {
     let status = StatusCode::NOT_FOUND;
     HttpResponse::build(status)
         .content_type("application/problem+json")
@@ -429,8 +471,15 @@ impl Application {
         role: Role,
     ) -> anyhow::Result<Self> {
         let shutdown = CancellationToken::new();
-        let workers = (role != Role::Receiver)
-            .then(|| Workers::new(store.clone(), settings.handlers.clone(), settings.delivery));
+        let metrics = Arc::new(Metrics::new());
+        let workers = (role != Role::Receiver).then(|| {
+            Workers::new(
+                store.clone(),
+                settings.handlers.clone(),
+                settings.delivery,
+                metrics.clone(),
+            )
+        });
         let wake = workers.as_ref().map(Workers::waker);
         let workers = workers.map(|w| tokio::spawn(w.run(shutdown.clone())));
         let (port, server) = match (role, listener) {
@@ -444,6 +493,7 @@ impl Application {
                     store: store.clone(),
                     capture,
                     wake,
+                    metrics,
                 });
                 let server = HttpServer::new(move || {
                     App::new()
@@ -452,6 +502,8 @@ impl Application {
                         .route("/webhooks/{provider}", web::post().to(receive))
                         .route("/healthz", web::get().to(healthz))
                         .route("/readyz", web::get().to(readyz))
+                        .route("/metrics", web::get().to(metrics_text))
+                        .service(crate::admin::scope())
                         .default_service(web::to(not_found))
                 })
                 .shutdown_timeout(grace.as_secs())

@@ -13,6 +13,7 @@ use tracing::Instrument;
 use super::outbound::{self, Outgoing};
 use super::policy::{classify, Verdict};
 use crate::config::{DeliverySettings, Handler};
+use crate::metrics::Metrics;
 use crate::store::delivery::{AttemptRecord, Leased, Next};
 use crate::store::{now_ms, Store};
 
@@ -27,6 +28,7 @@ pub struct Workers {
     owner: Arc<str>,
     /// Woken when new deliveries were recorded, so they go out at once.
     wake: Arc<Notify>,
+    metrics: Arc<Metrics>,
 }
 
 impl Workers {
@@ -34,6 +36,7 @@ impl Workers {
         store: Store,
         handlers: BTreeMap<String, Arc<Handler>>,
         settings: DeliverySettings,
+        metrics: Arc<Metrics>,
     ) -> Self {
         Workers {
             store,
@@ -42,6 +45,7 @@ impl Workers {
             client: outbound::client(),
             owner: format!("worker-{}", uuid::Uuid::new_v4().simple()).into(),
             wake: Arc::new(Notify::new()),
+            metrics,
         }
     }
 
@@ -156,6 +160,19 @@ impl Workers {
                 rand::random::<f64>(),
             )),
         };
+        self.metrics
+            .attempt_seconds
+            .with_label_values(&[&handler.name])
+            .observe(result.latency.as_secs_f64());
+        let outcome = match next {
+            Next::Delivered => "delivered",
+            Next::Dead => "dead",
+            Next::RetryIn(_) => "retry",
+        };
+        self.metrics
+            .deliveries
+            .with_label_values(&[&handler.name, outcome])
+            .inc();
         match next {
             Next::Delivered => tracing::info!(status = result.status, "delivered"),
             Next::Dead => tracing::warn!(

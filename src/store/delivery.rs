@@ -99,6 +99,7 @@ pub struct AttemptView {
 /// Which dead letters (or deliveries) an operator means.
 #[derive(Debug, Clone, Default)]
 pub struct DeliveryFilter {
+    pub id: Option<i64>,
     pub state: Option<DeliveryState>,
     pub provider: Option<String>,
     pub tenant: Option<String>,

@@ -544,6 +544,9 @@ impl SqliteStore {
 }
 
 fn push_filter<'a>(q: &mut sqlx::QueryBuilder<'a, sqlx::Sqlite>, f: &'a DeliveryFilter) {
+    if let Some(id) = f.id {
+        q.push(" AND id = ").push_bind(id);
+    }
     if let Some(s) = f.state {
         q.push(" AND state = ").push_bind(s.as_str());
     }

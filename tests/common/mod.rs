@@ -102,6 +102,8 @@ pub struct TestApp {
     pub settings: Arc<Settings>,
     pub client: reqwest::Client,
     pub backend: Backend,
+    /// The configuration the app runs with, for tests that run the CLI.
+    pub config_text: String,
     _dir: tempfile::TempDir,
     _db: Option<TestDatabase>,
 }
@@ -195,6 +197,7 @@ pub async fn spawn_app_with(opts: AppOptions) -> TestApp {
             .build()
             .unwrap(),
         backend: opts.backend,
+        config_text: text,
         _dir: dir,
         _db: db,
     }

@@ -1,0 +1,114 @@
+//! Prometheus metrics, in a registry of hookline's own (no globals), served
+//! at `GET /metrics`.
+
+use prometheus::{
+    Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
+};
+
+use crate::store::Store;
+
+pub struct Metrics {
+    registry: Registry,
+    /// Answers to providers: provider, tenant, outcome (`accepted`,
+    /// `duplicate` or the problem `code`).
+    pub requests: IntCounterVec,
+    /// Verification failures: provider, code.
+    pub verification_failures: IntCounterVec,
+    /// Dedup claims: provider, outcome (claimed, duplicate, in_progress, conflict).
+    pub dedup: IntCounterVec,
+    /// Delivery attempts: handler, outcome (delivered, retry, dead).
+    pub deliveries: IntCounterVec,
+    /// Delivery attempt latency: handler.
+    pub attempt_seconds: HistogramVec,
+    pending: IntGauge,
+    dead: IntGauge,
+}
+
+impl Metrics {
+    pub fn new() -> Self {
+        let registry = Registry::new_custom(Some("hookline".into()), None).expect("valid prefix");
+        let counter = |name: &str, help: &str, labels: &[&str]| {
+            let c = IntCounterVec::new(Opts::new(name, help), labels).expect("valid metric");
+            registry
+                .register(Box::new(c.clone()))
+                .expect("registered once");
+            c
+        };
+        let gauge = |name: &str, help: &str| {
+            let g = IntGauge::new(name, help).expect("valid metric");
+            registry
+                .register(Box::new(g.clone()))
+                .expect("registered once");
+            g
+        };
+        let requests = counter(
+            "requests_total",
+            "Webhook requests answered, by provider, tenant and outcome",
+            &["provider", "tenant", "outcome"],
+        );
+        let verification_failures = counter(
+            "verification_failures_total",
+            "Requests that failed verification, by provider and code",
+            &["provider", "code"],
+        );
+        let dedup = counter(
+            "dedup_total",
+            "Dedup claims by provider and outcome",
+            &["provider", "outcome"],
+        );
+        let deliveries = counter(
+            "delivery_attempts_total",
+            "Delivery attempts by handler and outcome",
+            &["handler", "outcome"],
+        );
+        let attempt_seconds = HistogramVec::new(
+            HistogramOpts::new(
+                "delivery_attempt_seconds",
+                "Delivery attempt latency by handler",
+            )
+            .buckets(vec![
+                0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
+            ]),
+            &["handler"],
+        )
+        .expect("valid metric");
+        registry
+            .register(Box::new(attempt_seconds.clone()))
+            .expect("registered once");
+        let pending = gauge(
+            "deliveries_pending",
+            "Deliveries waiting for an acknowledgement",
+        );
+        let dead = gauge("dead_letters", "Deliveries in the dead letters");
+        Metrics {
+            registry,
+            requests,
+            verification_failures,
+            dedup,
+            deliveries,
+            attempt_seconds,
+            pending,
+            dead,
+        }
+    }
+
+    /// The text exposition, with queue depths read from the store now.
+    pub async fn render(&self, store: &Store) -> String {
+        match store.queue_depth().await {
+            Ok(depth) => {
+                self.pending.set(depth.pending as i64);
+                self.dead.set(depth.dead as i64);
+            }
+            Err(e) => tracing::warn!(error = %e, "queue depth unavailable for /metrics"),
+        }
+        let mut out = Vec::new();
+        let _ = TextEncoder::new().encode(&self.registry.gather(), &mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}

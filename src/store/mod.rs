@@ -5,6 +5,10 @@
 //! COMPLETED (long TTL, the correctness window). A claim is one atomic step;
 //! completion and release only succeed for the current owner.
 
+mod postgres;
+mod redis;
+mod redis_conn;
+mod redis_scan;
 mod sqlite;
 
 use std::future::Future;
@@ -13,6 +17,7 @@ use std::time::Duration;
 use crate::config::{StoreKind, StoreSettings};
 use crate::provider::VerifiedWebhook;
 
+pub use self::redis::RedisStore;
 pub use sqlite::SqliteStore;
 
 /// A random token naming the holder of an IN_PROGRESS claim.
@@ -117,19 +122,17 @@ pub struct Store {
 #[derive(Debug, Clone)]
 enum Backend {
     Embedded(SqliteStore),
+    Redis(RedisStore),
 }
 
 impl Store {
     /// Connect to the configured stores. The embedded store creates and
-    /// migrates its file; the others must already be migrated.
+    /// migrates its file; the redis store refuses a PostgreSQL schema that
+    /// is behind (`hookline migrate` applies it).
     pub async fn connect(settings: &StoreSettings) -> Result<Self, StoreError> {
         let backend = match settings.kind {
             StoreKind::Embedded => Backend::Embedded(SqliteStore::open(settings).await?),
-            StoreKind::Redis => {
-                return Err(StoreError::SchemaBehind(
-                    "the redis store is not implemented yet".into(),
-                ))
-            }
+            StoreKind::Redis => Backend::Redis(RedisStore::open(settings).await?),
         };
         Ok(Store {
             backend,
@@ -139,7 +142,11 @@ impl Store {
 
     /// Apply pending migrations to the configured stores.
     pub async fn migrate(settings: &StoreSettings) -> Result<(), StoreError> {
-        Self::connect(settings).await.map(|_| ())
+        match settings.kind {
+            // Opening the file migrates it.
+            StoreKind::Embedded => SqliteStore::open(settings).await.map(|_| ()),
+            StoreKind::Redis => RedisStore::migrate(settings).await,
+        }
     }
 
     /// Bound every store call: a hung store must never hang a request.
@@ -168,6 +175,10 @@ impl Store {
                 self.bounded("claim", s.claim(event, owner, in_progress_ttl))
                     .await
             }
+            Backend::Redis(s) => {
+                self.bounded("claim", s.claim(event, owner, in_progress_ttl))
+                    .await
+            }
         }
     }
 
@@ -181,6 +192,7 @@ impl Store {
     ) -> Result<CommitOutcome, StoreError> {
         match &self.backend {
             Backend::Embedded(s) => self.bounded("commit", s.commit(event, owner, window)).await,
+            Backend::Redis(s) => self.bounded("commit", s.commit(event, owner, window)).await,
         }
     }
 
@@ -192,6 +204,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         match &self.backend {
             Backend::Embedded(s) => self.bounded("release", s.release(event, owner)).await,
+            Backend::Redis(s) => self.bounded("release", s.release(event, owner)).await,
         }
     }
 
@@ -199,6 +212,7 @@ impl Store {
     pub async fn quarantine(&self, event: &VerifiedWebhook) -> Result<(), StoreError> {
         match &self.backend {
             Backend::Embedded(s) => self.bounded("quarantine", s.quarantine(event)).await,
+            Backend::Redis(s) => self.bounded("quarantine", s.quarantine(event)).await,
         }
     }
 
@@ -206,6 +220,7 @@ impl Store {
     pub async fn ping(&self) -> Result<(), StoreError> {
         match &self.backend {
             Backend::Embedded(s) => self.bounded("ping", s.ping()).await,
+            Backend::Redis(s) => self.bounded("ping", s.ping()).await,
         }
     }
 
@@ -214,6 +229,8 @@ impl Store {
     pub async fn purge_expired(&self) -> Result<u64, StoreError> {
         match &self.backend {
             Backend::Embedded(s) => self.bounded("purge", s.purge_expired()).await,
+            // Redis expires keys itself.
+            Backend::Redis(_) => Ok(0),
         }
     }
 
@@ -221,6 +238,7 @@ impl Store {
     pub async fn inventory(&self) -> Result<Inventory, StoreError> {
         match &self.backend {
             Backend::Embedded(s) => s.inventory().await,
+            Backend::Redis(s) => s.inventory().await,
         }
     }
 
@@ -233,6 +251,7 @@ impl Store {
     ) -> Result<Option<ProcessedEvent>, StoreError> {
         match &self.backend {
             Backend::Embedded(s) => s.processed_event(provider, tenant, event_id).await,
+            Backend::Redis(s) => s.processed_event(provider, tenant, event_id).await,
         }
     }
 }

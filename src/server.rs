@@ -265,8 +265,11 @@ async fn handle(
             tenant: tenant_name.to_owned(),
         })?;
     let body = read_capped(req, payload, settings.server.max_body_bytes).await?;
-    let conn = req.connection_info();
-    let url = format!("{}://{}{}", conn.scheme(), conn.host(), req.uri());
+    // The connection info is a RefCell borrow: drop it before any await.
+    let url = {
+        let conn = req.connection_info();
+        format!("{}://{}{}", conn.scheme(), conn.host(), req.uri())
+    };
     let content_type = req
         .headers()
         .get(header::CONTENT_TYPE)

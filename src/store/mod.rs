@@ -176,8 +176,21 @@ impl Store {
                     .await
             }
             Backend::Redis(s) => {
-                self.bounded("claim", s.claim(event, owner, in_progress_ttl))
-                    .await
+                let claimed = self
+                    .bounded("claim", s.claim(event, owner, in_progress_ttl))
+                    .await;
+                if claimed.is_err() {
+                    // The script may have run although its answer never
+                    // came (a slow or frozen Redis runs it when it wakes
+                    // up). Give the claim back, best effort, so the
+                    // provider's retry is not blocked for in_progress_ttl;
+                    // release is owner-checked, so this is always safe.
+                    let (s, ev, limit) = (s.clone(), event.clone(), self.timeout);
+                    tokio::spawn(async move {
+                        let _ = tokio::time::timeout(limit, s.release(&ev, &owner)).await;
+                    });
+                }
+                claimed
             }
         }
     }

@@ -7,6 +7,8 @@
 
 #![allow(dead_code)]
 
+pub mod servers;
+
 use std::sync::Arc;
 
 use hookline::config::{self, Settings};

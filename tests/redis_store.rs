@@ -277,3 +277,40 @@ async fn a_completed_key_takes_under_150_bytes() {
     assert_eq!(strlen.trim(), "17", "state byte + 16-byte digest");
     assert!(completed < 150, "{completed} bytes");
 }
+
+/// Indicative latency of the hot path on the shared Redis and PostgreSQL
+/// (run with `--run-ignored only --no-capture`; a debug build).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "measurement, not a check"]
+async fn hot_path_latency() {
+    let apps = replicas(1, &format!("redis_url = \"{}\"", redis_url())).await;
+    let db = TestDatabase::create().await;
+    let store = redis_store_section(
+        &format!("redis_url = \"{}\"", redis_url()),
+        &db.url,
+        &prefix(),
+        "2s",
+    );
+    let plain_app = spawn_from_text(&config_text(&store, r#"["none"]"#, "5s"), Some(db)).await;
+    for (name, app) in [("critical", &apps[0]), ("non-critical", &plain_app)] {
+        let mut took = Vec::new();
+        for i in 0..400 {
+            let w = Webhook::new(
+                "stripe",
+                "acme",
+                &format!("evt_lat_{i}"),
+                "payment_intent.succeeded",
+                "a",
+            );
+            let start = std::time::Instant::now();
+            assert_eq!(app.send_json(&w).await.0, 200);
+            took.push(start.elapsed());
+        }
+        took.sort();
+        eprintln!(
+            "{name}: p50 {:?} p99 {:?} (400 sequential requests, HTTP included)",
+            took[took.len() / 2],
+            took[took.len() * 99 / 100]
+        );
+    }
+}

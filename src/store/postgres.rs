@@ -52,6 +52,10 @@ impl PgStore {
             // A full pool or a dead server must not hold a request longer
             // than any other store call.
             .acquire_timeout(settings.timeout)
+            // No ping before every acquire: it would double the round trips
+            // of a critical event. A connection that died with the server
+            // fails one statement (a 503 the provider retries) and is dropped.
+            .test_before_acquire(false)
             .connect_with(options)
             .await
             .map_err(StoreError::unavailable("open"))?;

@@ -120,3 +120,98 @@ pub(crate) fn rfc3339_ms(ms: i64) -> String {
         .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
         .unwrap_or_default()
 }
+
+/// Columns every delivery listing selects (both SQL dialects).
+pub(crate) const DELIVERY_COLUMNS: &str =
+    "id, provider, tenant, event_id, handler, event_type, state, attempts,
+     next_attempt_ms, last_status, last_error, created_ms, updated_ms";
+
+/// Columns a lease returns.
+pub(crate) const LEASED_COLUMNS: &str =
+    "id, provider, tenant, event_id, handler, event_type, content_type, body, attempts, created_ms";
+
+/// Row mappings shared by the SQLite and PostgreSQL queues (integer columns
+/// are read as the widest type each database returns).
+macro_rules! delivery_view {
+    ($r:expr, $int:ty) => {{
+        use sqlx::Row as _;
+        let r = $r;
+        let state = $crate::store::delivery::DeliveryState::parse(r.get::<&str, _>("state"))
+            .unwrap_or($crate::store::delivery::DeliveryState::Pending);
+        $crate::store::delivery::DeliveryView {
+            id: r.get("id"),
+            provider: r.get("provider"),
+            tenant: r.get("tenant"),
+            event_id: r.get("event_id"),
+            handler: r.get("handler"),
+            event_type: r.get("event_type"),
+            state,
+            attempts: r.get::<$int, _>("attempts") as u32,
+            next_attempt_at: (state == $crate::store::delivery::DeliveryState::Pending)
+                .then(|| $crate::store::delivery::rfc3339_ms(r.get("next_attempt_ms"))),
+            last_status: r.get::<Option<$int>, _>("last_status").map(|s| s as u16),
+            last_error: r.get("last_error"),
+            created_at: $crate::store::delivery::rfc3339_ms(r.get("created_ms")),
+            updated_at: $crate::store::delivery::rfc3339_ms(r.get("updated_ms")),
+        }
+    }};
+}
+
+macro_rules! leased {
+    ($r:expr, $int:ty) => {{
+        use sqlx::Row as _;
+        let r = $r;
+        $crate::store::delivery::Leased {
+            id: r.get("id"),
+            provider: r.get("provider"),
+            tenant: r.get("tenant"),
+            event_id: r.get("event_id"),
+            handler: r.get("handler"),
+            event_type: r.get("event_type"),
+            content_type: r.get("content_type"),
+            body: r.get("body"),
+            attempts: r.get::<$int, _>("attempts") as u32,
+            created_ms: r.get("created_ms"),
+        }
+    }};
+}
+
+macro_rules! attempt_view {
+    ($r:expr, $int:ty) => {{
+        use sqlx::Row as _;
+        let r = $r;
+        $crate::store::delivery::AttemptView {
+            attempt: r.get::<$int, _>("attempt") as u32,
+            started_at: $crate::store::delivery::rfc3339_ms(r.get("started_ms")),
+            status: r.get::<Option<$int>, _>("status").map(|s| s as u16),
+            latency_ms: r.get::<i64, _>("latency_ms") as u64,
+            response_body: r.get("response_body"),
+            error: r.get("error"),
+        }
+    }};
+}
+
+/// Append the filter's conditions (`AND col = ?`) to a query.
+macro_rules! push_filter {
+    ($q:expr, $f:expr) => {{
+        let (q, f) = ($q, $f);
+        if let Some(id) = f.id {
+            q.push(" AND id = ").push_bind(id);
+        }
+        if let Some(s) = f.state {
+            q.push(" AND state = ").push_bind(s.as_str());
+        }
+        for (col, v) in [
+            ("provider", &f.provider),
+            ("tenant", &f.tenant),
+            ("handler", &f.handler),
+            ("event_id", &f.event_id),
+        ] {
+            if let Some(v) = v {
+                q.push(format!(" AND {col} = ")).push_bind(v.as_str());
+            }
+        }
+    }};
+}
+
+pub(crate) use {attempt_view, delivery_view, leased, push_filter};

@@ -6,6 +6,10 @@
 //! completion and release only succeed for the current owner.
 
 pub mod delivery;
+mod postgres;
+mod redis;
+mod redis_conn;
+mod redis_scan;
 mod sqlite;
 
 use std::future::Future;
@@ -14,6 +18,7 @@ use std::time::Duration;
 use crate::config::{StoreKind, StoreSettings};
 use crate::provider::VerifiedWebhook;
 
+pub use self::redis::RedisStore;
 pub use sqlite::SqliteStore;
 
 /// A random token naming the holder of an IN_PROGRESS claim.
@@ -118,19 +123,17 @@ pub struct Store {
 #[derive(Debug, Clone)]
 enum Backend {
     Embedded(SqliteStore),
+    Redis(RedisStore),
 }
 
 impl Store {
     /// Connect to the configured stores. The embedded store creates and
-    /// migrates its file; the others must already be migrated.
+    /// migrates its file; the redis store refuses a PostgreSQL schema that
+    /// is behind (`hookline migrate` applies it).
     pub async fn connect(settings: &StoreSettings) -> Result<Self, StoreError> {
         let backend = match settings.kind {
             StoreKind::Embedded => Backend::Embedded(SqliteStore::open(settings).await?),
-            StoreKind::Redis => {
-                return Err(StoreError::SchemaBehind(
-                    "the redis store is not implemented yet".into(),
-                ))
-            }
+            StoreKind::Redis => Backend::Redis(RedisStore::open(settings).await?),
         };
         Ok(Store {
             backend,
@@ -140,7 +143,11 @@ impl Store {
 
     /// Apply pending migrations to the configured stores.
     pub async fn migrate(settings: &StoreSettings) -> Result<(), StoreError> {
-        Self::connect(settings).await.map(|_| ())
+        match settings.kind {
+            // Opening the file migrates it.
+            StoreKind::Embedded => SqliteStore::open(settings).await.map(|_| ()),
+            StoreKind::Redis => RedisStore::migrate(settings).await,
+        }
     }
 
     /// Bound every store call: a hung store must never hang a request.
@@ -169,6 +176,23 @@ impl Store {
                 self.bounded("claim", s.claim(event, owner, in_progress_ttl))
                     .await
             }
+            Backend::Redis(s) => {
+                let claimed = self
+                    .bounded("claim", s.claim(event, owner, in_progress_ttl))
+                    .await;
+                if claimed.is_err() {
+                    // The script may have run although its answer never
+                    // came (a slow or frozen Redis runs it when it wakes
+                    // up). Give the claim back, best effort, so the
+                    // provider's retry is not blocked for in_progress_ttl;
+                    // release is owner-checked, so this is always safe.
+                    let (s, ev, limit) = (s.clone(), event.clone(), self.timeout);
+                    tokio::spawn(async move {
+                        let _ = tokio::time::timeout(limit, s.release(&ev, &owner)).await;
+                    });
+                }
+                claimed
+            }
         }
     }
 
@@ -187,6 +211,10 @@ impl Store {
                 self.bounded("commit", s.commit(event, owner, window, handlers))
                     .await
             }
+            Backend::Redis(s) => {
+                self.bounded("commit", s.commit(event, owner, window, handlers))
+                    .await
+            }
         }
     }
 
@@ -198,6 +226,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         match &self.backend {
             Backend::Embedded(s) => self.bounded("release", s.release(event, owner)).await,
+            Backend::Redis(s) => self.bounded("release", s.release(event, owner)).await,
         }
     }
 
@@ -205,6 +234,7 @@ impl Store {
     pub async fn quarantine(&self, event: &VerifiedWebhook) -> Result<(), StoreError> {
         match &self.backend {
             Backend::Embedded(s) => self.bounded("quarantine", s.quarantine(event)).await,
+            Backend::Redis(s) => self.bounded("quarantine", s.quarantine(event)).await,
         }
     }
 
@@ -212,6 +242,7 @@ impl Store {
     pub async fn ping(&self) -> Result<(), StoreError> {
         match &self.backend {
             Backend::Embedded(s) => self.bounded("ping", s.ping()).await,
+            Backend::Redis(s) => self.bounded("ping", s.ping()).await,
         }
     }
 
@@ -220,6 +251,8 @@ impl Store {
     pub async fn purge_expired(&self) -> Result<u64, StoreError> {
         match &self.backend {
             Backend::Embedded(s) => self.bounded("purge", s.purge_expired()).await,
+            // Redis expires keys itself.
+            Backend::Redis(_) => Ok(0),
         }
     }
 
@@ -227,6 +260,7 @@ impl Store {
     pub async fn inventory(&self) -> Result<Inventory, StoreError> {
         match &self.backend {
             Backend::Embedded(s) => s.inventory().await,
+            Backend::Redis(s) => s.inventory().await,
         }
     }
 
@@ -239,6 +273,7 @@ impl Store {
     ) -> Result<Option<ProcessedEvent>, StoreError> {
         match &self.backend {
             Backend::Embedded(s) => s.processed_event(provider, tenant, event_id).await,
+            Backend::Redis(s) => s.processed_event(provider, tenant, event_id).await,
         }
     }
 }
@@ -273,6 +308,10 @@ impl Store {
                 self.bounded("lease", s.lease_deliveries(owner, limit, lease))
                     .await
             }
+            Backend::Redis(s) => {
+                self.bounded("lease", s.pg().lease_deliveries(owner, limit, lease))
+                    .await
+            }
         }
     }
 
@@ -290,6 +329,10 @@ impl Store {
                 self.bounded("finish", s.finish_delivery(d, owner, attempt, next))
                     .await
             }
+            Backend::Redis(s) => {
+                self.bounded("finish", s.pg().finish_delivery(d, owner, attempt, next))
+                    .await
+            }
         }
     }
 
@@ -299,6 +342,7 @@ impl Store {
     ) -> Result<Vec<DeliveryView>, StoreError> {
         match &self.backend {
             Backend::Embedded(s) => self.bounded("list", s.list_deliveries(filter)).await,
+            Backend::Redis(s) => self.bounded("list", s.pg().list_deliveries(filter)).await,
         }
     }
 
@@ -311,6 +355,10 @@ impl Store {
                 self.bounded("attempts", s.delivery_attempts(delivery_id))
                     .await
             }
+            Backend::Redis(s) => {
+                self.bounded("attempts", s.pg().delivery_attempts(delivery_id))
+                    .await
+            }
         }
     }
 
@@ -318,12 +366,14 @@ impl Store {
     pub async fn requeue(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
         match &self.backend {
             Backend::Embedded(s) => self.bounded("requeue", s.requeue(filter)).await,
+            Backend::Redis(s) => self.bounded("requeue", s.pg().requeue(filter)).await,
         }
     }
 
     pub async fn queue_depth(&self) -> Result<QueueDepth, StoreError> {
         match &self.backend {
             Backend::Embedded(s) => self.bounded("depth", s.queue_depth()).await,
+            Backend::Redis(s) => self.bounded("depth", s.pg().queue_depth()).await,
         }
     }
 }

@@ -14,8 +14,8 @@ use sqlx::sqlite::{
 use sqlx::Row;
 
 use super::delivery::{
-    rfc3339_ms, AttemptRecord, AttemptView, DeliveryFilter, DeliveryState, DeliveryView, Leased,
-    Next, QueueDepth,
+    attempt_view, delivery_view, leased, push_filter, AttemptRecord, AttemptView, DeliveryFilter,
+    DeliveryState, DeliveryView, Leased, Next, QueueDepth, DELIVERY_COLUMNS, LEASED_COLUMNS,
 };
 use super::{
     ms, now_ms, ClaimOutcome, CommitOutcome, Inventory, OwnerToken, ProcessedEvent, StoreError,
@@ -338,30 +338,6 @@ impl SqliteStore {
     }
 }
 
-const DELIVERY_COLUMNS: &str =
-    "id, provider, tenant, event_id, handler, event_type, state, attempts,
-     next_attempt_ms, last_status, last_error, created_ms, updated_ms";
-
-fn delivery_view(r: &sqlx::sqlite::SqliteRow) -> DeliveryView {
-    let state = DeliveryState::parse(r.get::<&str, _>("state")).unwrap_or(DeliveryState::Pending);
-    DeliveryView {
-        id: r.get("id"),
-        provider: r.get("provider"),
-        tenant: r.get("tenant"),
-        event_id: r.get("event_id"),
-        handler: r.get("handler"),
-        event_type: r.get("event_type"),
-        state,
-        attempts: r.get::<i64, _>("attempts") as u32,
-        next_attempt_at: (state == DeliveryState::Pending)
-            .then(|| rfc3339_ms(r.get("next_attempt_ms"))),
-        last_status: r.get::<Option<i64>, _>("last_status").map(|s| s as u16),
-        last_error: r.get("last_error"),
-        created_at: rfc3339_ms(r.get("created_ms")),
-        updated_at: rfc3339_ms(r.get("updated_ms")),
-    }
-}
-
 /// The delivery queue.
 impl SqliteStore {
     /// Lease up to `limit` due deliveries for `lease`.
@@ -372,14 +348,14 @@ impl SqliteStore {
         lease: Duration,
     ) -> Result<Vec<Leased>, StoreError> {
         let now = now_ms();
-        let rows = sqlx::query(
+        let rows = sqlx::query(&format!(
             "UPDATE delivery SET lease_owner = ?1, lease_until_ms = ?2 + ?3
              WHERE id IN (SELECT id FROM delivery
                           WHERE state = 'pending' AND next_attempt_ms <= ?2
                             AND (lease_until_ms IS NULL OR lease_until_ms <= ?2)
                           ORDER BY next_attempt_ms LIMIT ?4)
-             RETURNING id, provider, tenant, event_id, handler, event_type, content_type, body, attempts, created_ms",
-        )
+             RETURNING {LEASED_COLUMNS}",
+        ))
         .bind(owner)
         .bind(now)
         .bind(ms(lease))
@@ -387,21 +363,7 @@ impl SqliteStore {
         .fetch_all(&self.pool)
         .await
         .map_err(StoreError::unavailable("lease"))?;
-        Ok(rows
-            .iter()
-            .map(|r| Leased {
-                id: r.get("id"),
-                provider: r.get("provider"),
-                tenant: r.get("tenant"),
-                event_id: r.get("event_id"),
-                handler: r.get("handler"),
-                event_type: r.get("event_type"),
-                content_type: r.get("content_type"),
-                body: r.get("body"),
-                attempts: r.get::<i64, _>("attempts") as u32,
-                created_ms: r.get("created_ms"),
-            })
-            .collect())
+        Ok(rows.iter().map(|r| leased!(r, i64)).collect())
     }
 
     /// Record an attempt and its consequence, if `owner` still holds the
@@ -471,7 +433,7 @@ impl SqliteStore {
         let mut q = sqlx::QueryBuilder::new(format!(
             "SELECT {DELIVERY_COLUMNS} FROM delivery WHERE 1 = 1"
         ));
-        push_filter(&mut q, f);
+        push_filter!(&mut q, f);
         q.push(" ORDER BY id LIMIT ")
             .push_bind(i64::from(f.limit.unwrap_or(100)));
         let rows = q
@@ -479,7 +441,7 @@ impl SqliteStore {
             .fetch_all(&self.pool)
             .await
             .map_err(StoreError::unavailable("list"))?;
-        Ok(rows.iter().map(delivery_view).collect())
+        Ok(rows.iter().map(|r| delivery_view!(r, i64)).collect())
     }
 
     pub async fn delivery_attempts(
@@ -494,17 +456,7 @@ impl SqliteStore {
         .fetch_all(&self.pool)
         .await
         .map_err(StoreError::unavailable("attempts"))?;
-        Ok(rows
-            .iter()
-            .map(|r| AttemptView {
-                attempt: r.get::<i64, _>("attempt") as u32,
-                started_at: rfc3339_ms(r.get("started_ms")),
-                status: r.get::<Option<i64>, _>("status").map(|s| s as u16),
-                latency_ms: r.get::<i64, _>("latency_ms") as u64,
-                response_body: r.get("response_body"),
-                error: r.get("error"),
-            })
-            .collect())
+        Ok(rows.iter().map(|r| attempt_view!(r, i64)).collect())
     }
 
     /// Put matching deliveries back in the queue, due now, with their
@@ -516,10 +468,11 @@ impl SqliteStore {
             "UPDATE delivery SET state = 'pending', attempts = 0, next_attempt_ms = ",
         );
         q.push_bind(now).push(", updated_ms = ").push_bind(now);
-        q.push(" WHERE NOT (state = 'pending' AND lease_until_ms > ")
+        // Pending rows are queued already; a leased one is being attempted.
+        q.push(" WHERE NOT (state = 'pending' AND COALESCE(lease_until_ms > ")
             .push_bind(now)
-            .push(")");
-        push_filter(&mut q, f);
+            .push(", FALSE))");
+        push_filter!(&mut q, f);
         let n = q
             .build()
             .execute(&self.pool)
@@ -540,24 +493,5 @@ impl SqliteStore {
             pending: row.get::<i64, _>(0) as u64,
             dead: row.get::<i64, _>(1) as u64,
         })
-    }
-}
-
-fn push_filter<'a>(q: &mut sqlx::QueryBuilder<'a, sqlx::Sqlite>, f: &'a DeliveryFilter) {
-    if let Some(id) = f.id {
-        q.push(" AND id = ").push_bind(id);
-    }
-    if let Some(s) = f.state {
-        q.push(" AND state = ").push_bind(s.as_str());
-    }
-    for (col, v) in [
-        ("provider", &f.provider),
-        ("tenant", &f.tenant),
-        ("handler", &f.handler),
-        ("event_id", &f.event_id),
-    ] {
-        if let Some(v) = v {
-            q.push(format!(" AND {col} = ")).push_bind(v.as_str());
-        }
     }
 }

@@ -7,6 +7,7 @@
 
 #![allow(dead_code)]
 
+pub mod servers;
 pub mod sink;
 
 use std::sync::Arc;
@@ -172,13 +173,18 @@ pub async fn test_config(
 pub async fn spawn_app_with(opts: AppOptions) -> TestApp {
     let dir = tempfile::tempdir().expect("temp dir");
     let (text, db) = test_config(&opts, dir.path()).await;
-    if let Some(db) = &db {
-        hookline::store::Store::migrate(&config::from_toml_str("test.toml", &text).unwrap().store)
-            .await
-            .expect("migrate test database");
-        let _ = db;
-    }
+    spawn_text(text, opts.backend, db, dir).await
+}
+
+/// Migrate, connect and serve the config `text` on a random port.
+pub async fn spawn_text(
+    text: String,
+    backend: Backend,
+    db: Option<TestDatabase>,
+    dir: tempfile::TempDir,
+) -> TestApp {
     let settings = config::from_toml_str("test.toml", &text).unwrap_or_else(|e| panic!("{e}"));
+    Store::migrate(&settings.store).await.expect("migrate");
     let store = Store::connect(&settings.store)
         .await
         .expect("connect store");
@@ -196,7 +202,7 @@ pub async fn spawn_app_with(opts: AppOptions) -> TestApp {
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap(),
-        backend: opts.backend,
+        backend,
         config_text: text,
         _dir: dir,
         _db: db,

@@ -1,0 +1,34 @@
+-- Claim a dedup key in one atomic step (one round trip).
+--
+-- KEYS[1]  {prefix}:dedup:{provider:tenant}:{event_id}
+-- ARGV[1]  body digest: the first 16 bytes of the body's SHA-256
+-- ARGV[2]  owner token: 16 random bytes
+-- ARGV[3]  in_progress_ttl in milliseconds
+--
+-- Value layout (kept small: a completed key is held for the whole window):
+--   IN_PROGRESS  'P' .. digest(16) .. owner(16)   33 bytes, PX in_progress_ttl
+--   COMPLETED    'C' .. digest(16)                17 bytes, PX window
+--
+-- Returns {0} owned, {1} duplicate, {2, pttl_ms} in progress, {3} conflict.
+local v = redis.call('GET', KEYS[1])
+if not v then
+  -- Absent or expired: this request owns the key until the TTL runs out.
+  redis.call('SET', KEYS[1], 'P' .. ARGV[1] .. ARGV[2], 'PX', ARGV[3])
+  return {0}
+end
+-- A different body under the same ID is a conflict whatever the state,
+-- as in the embedded store.
+if string.sub(v, 2, 17) ~= ARGV[1] then
+  return {3}
+end
+if string.sub(v, 1, 1) == 'C' then
+  return {1}
+end
+-- In progress elsewhere: tell the caller how long the claim may still last
+-- (for Retry-After). PTTL is -1 only for a key without TTL, which we never
+-- write; clamp anyway.
+local pttl = redis.call('PTTL', KEYS[1])
+if pttl < 0 then
+  pttl = 0
+end
+return {2, pttl}

@@ -169,9 +169,18 @@ struct RawProvider {
     /// `durable` or `handlers`.
     #[serde(default)]
     ack: AckMode,
+    /// `ack = "handlers"`: how long to wait for every handler's
+    /// acknowledgement before answering 503 (keep it under the provider's
+    /// own timeout, e.g. 10 s for GitHub).
+    #[serde(default = "default_ack_timeout", with = "humantime_serde")]
+    ack_timeout: Duration,
     /// Tenants by name; each with its own secrets.
     #[serde(default)]
     tenants: BTreeMap<String, RawTenant>,
+}
+
+fn default_ack_timeout() -> Duration {
+    Duration::from_secs(8)
 }
 
 fn default_tolerance() -> Duration {
@@ -367,6 +376,7 @@ pub struct Provider {
     pub critical_patterns: Vec<String>,
     pub critical: GlobSet,
     pub ack: AckMode,
+    pub ack_timeout: Duration,
     pub tenants: BTreeMap<String, Tenant>,
 }
 
@@ -689,6 +699,13 @@ fn validate(file: String, cfg: &config::Config) -> Result<Settings, ConfigError>
             }
             tenants.insert(tname.clone(), Tenant { name: tname, keys });
         }
+        if raw.ack == AckMode::Handlers && raw.ack_timeout >= dedup.in_progress_ttl {
+            issue(
+                &mut issues,
+                format!("{key}.ack_timeout"),
+                "must be below dedup.in_progress_ttl: the claim must outlive the wait".into(),
+            );
+        }
         let window = raw.window.unwrap_or(dedup.window);
         if window < dedup.in_progress_ttl {
             issue(
@@ -707,6 +724,7 @@ fn validate(file: String, cfg: &config::Config) -> Result<Settings, ConfigError>
                 critical_patterns: raw.critical,
                 critical,
                 ack: raw.ack,
+                ack_timeout: raw.ack_timeout,
                 tenants,
             }),
         );

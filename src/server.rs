@@ -19,11 +19,15 @@ use tracing::Instrument;
 use tokio_util::sync::CancellationToken;
 
 use crate::capture::CaptureWriter;
-use crate::config::{Settings, DEFAULT_TENANT};
+use crate::config::{AckMode, Settings, DEFAULT_TENANT};
 use crate::delivery::worker::Workers;
 use crate::metrics::Metrics;
 use crate::provider::{verify_request, HeaderLookup, Rejection, VerifiedWebhook, VerifyError};
+use crate::store::delivery::{DeliveryFilter, DeliveryState};
 use crate::store::{ClaimOutcome, CommitOutcome, Store, StoreError};
+
+/// How often `ack = "handlers"` looks at the deliveries while it waits.
+const ACK_POLL: Duration = Duration::from_millis(20);
 
 /// How long a provider is told to wait when a store is unavailable.
 const STORE_RETRY_AFTER: Duration = Duration::from_secs(5);
@@ -63,6 +67,8 @@ pub enum ApiError {
     Conflict,
     #[error("a store is unavailable; retry later")]
     StoreUnavailable,
+    #[error("not every handler acknowledged the event in time; retry later")]
+    NotAcknowledged,
 }
 
 impl ApiError {
@@ -86,6 +92,7 @@ impl ApiError {
             ApiError::InProgress { .. } => "in_progress",
             ApiError::Conflict => "event_id_conflict",
             ApiError::StoreUnavailable => "store_unavailable",
+            ApiError::NotAcknowledged => "not_acknowledged",
         }
     }
 
@@ -104,7 +111,7 @@ impl ApiError {
     fn retry_after(&self) -> Option<Duration> {
         match self {
             ApiError::InProgress { retry_after } => Some(*retry_after),
-            ApiError::StoreUnavailable => Some(STORE_RETRY_AFTER),
+            ApiError::StoreUnavailable | ApiError::NotAcknowledged => Some(STORE_RETRY_AFTER),
             _ => None,
         }
     }
@@ -130,7 +137,9 @@ impl ResponseError for ApiError {
             ApiError::Rejected(_) => StatusCode::BAD_REQUEST,
             ApiError::InProgress { .. } => StatusCode::CONFLICT,
             ApiError::Conflict => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::StoreUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::StoreUnavailable | ApiError::NotAcknowledged => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
         }
     }
 
@@ -347,6 +356,17 @@ async fn handle(
         .filter(|h| h.matches(ev.provider_name(), ev.tenant(), ev.event_type()))
         .map(|h| h.name.as_str())
         .collect();
+    if provider.ack == AckMode::Handlers && !handlers.is_empty() {
+        if let Err(e) = wait_for_acks(state, &ev, &handlers, provider.ack_timeout).await {
+            // Not every handler acknowledged in time: give the key back so
+            // the provider's retry is accepted; the deliveries stay queued,
+            // and one already acknowledged is not made again.
+            if let Err(release) = store.release(&ev, &owner).await {
+                tracing::warn!(error = %release, "could not release the claim");
+            }
+            return Err(e);
+        }
+    }
     match store.commit(&ev, &owner, provider.window, &handlers).await {
         Ok(CommitOutcome::Accepted) => {
             if let (false, Some(wake)) = (handlers.is_empty(), &state.wake) {
@@ -369,6 +389,41 @@ async fn handle(
             }
             Err(e.into())
         }
+    }
+}
+
+/// `ack = "handlers"`: record the deliveries, wake the workers, and wait
+/// until every one of them is acknowledged, or the deadline passes.
+async fn wait_for_acks(
+    state: &AppState,
+    ev: &VerifiedWebhook,
+    handlers: &[&str],
+    deadline: Duration,
+) -> Result<(), ApiError> {
+    state.store.record_deliveries(ev, handlers).await?;
+    if let Some(wake) = &state.wake {
+        wake.notify_one();
+    }
+    let filter = DeliveryFilter {
+        provider: Some(ev.provider_name().to_owned()),
+        tenant: Some(ev.tenant().to_owned()),
+        event_id: Some(ev.event_id().to_owned()),
+        ..Default::default()
+    };
+    let until = tokio::time::Instant::now() + deadline;
+    loop {
+        let rows = state.store.list_deliveries(&filter).await?;
+        let acknowledged = handlers.iter().all(|h| {
+            rows.iter()
+                .any(|d| d.handler == *h && d.state == DeliveryState::Delivered)
+        });
+        if acknowledged {
+            return Ok(());
+        }
+        if tokio::time::Instant::now() >= until {
+            return Err(ApiError::NotAcknowledged);
+        }
+        tokio::time::sleep(ACK_POLL).await;
     }
 }
 

@@ -310,6 +310,7 @@ backend_tests!(
     operators_see_and_redrive_through_admin_api_and_metrics,
     admin_api_is_off_without_a_token,
     dead_letters_cli_lists_and_replays,
+    handlers_mode_answers_only_after_every_acknowledgement,
 );
 
 const ADMIN_TOKEN: &str = "admin-token-for-tests-0123456789";
@@ -489,5 +490,66 @@ async fn dead_letters_cli_lists_and_replays(backend: Backend) {
             .status
             .code(),
         Some(1)
+    );
+}
+
+async fn handlers_mode_answers_only_after_every_acknowledgement(backend: Backend) {
+    let fast = Sink::start(vec![]);
+    let flaky = Sink::start(vec![]);
+    flaky.always(Reply::Status(503));
+    let mut opts = AppOptions::new(backend);
+    opts.provider_extra = "ack = \"handlers\"\nack_timeout = \"1s\"\n".into();
+    opts.extra = format!(
+        "{}{}\n[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"20ms\"\nbackoff_max = \"50ms\"\n",
+        handler("fast", &fast, ""),
+        handler("flaky", &flaky, "max_attempts = 1000")
+    );
+    let app = spawn_app_with(opts).await;
+
+    let w = Webhook::new("stripe", "acme", "evt_ack", "charge.succeeded", "x");
+    let started = std::time::Instant::now();
+    let res = app.send(&w).await;
+    // One handler never acknowledged within ack_timeout: retry later.
+    assert_eq!(res.status(), 503);
+    assert!(res.headers().get("Retry-After").is_some());
+    let body: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(body["code"], "not_acknowledged");
+    assert!(started.elapsed() >= Duration::from_secs(1));
+    assert_eq!(
+        fast.received().len(),
+        1,
+        "the healthy handler acknowledged once"
+    );
+    assert_eq!(
+        app.inventory().await.processed_events,
+        0,
+        "not accepted, so not recorded"
+    );
+
+    // The flaky handler recovers; the provider retries.
+    flaky.always(Reply::Status(200));
+    let (status, body) = app.send_json(&w).await;
+    assert_eq!(
+        (status, body["status"].as_str()),
+        (200, Some("accepted")),
+        "{body}"
+    );
+    assert!(!flaky.received().is_empty());
+    assert_eq!(
+        fast.received().len(),
+        1,
+        "a handler that acknowledged is not called again"
+    );
+    assert_eq!(app.inventory().await.processed_events, 1);
+    let (_, body) = app.send_json(&w).await;
+    assert_eq!(body["status"], "duplicate");
+
+    // When every handler is healthy the 2xx means they all have it.
+    let w2 = Webhook::new("stripe", "acme", "evt_ack_2", "charge.succeeded", "x");
+    let before = (fast.received().len(), flaky.received().len());
+    assert_eq!(app.send_json(&w2).await.0, 200);
+    assert_eq!(
+        (fast.received().len(), flaky.received().len()),
+        (before.0 + 1, before.1 + 1)
     );
 }

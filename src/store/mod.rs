@@ -218,6 +218,25 @@ impl Store {
         }
     }
 
+    /// Record pending deliveries without completing the key (`ack =
+    /// "handlers"`: the key completes only once they are acknowledged).
+    pub async fn record_deliveries(
+        &self,
+        event: &VerifiedWebhook,
+        handlers: &[&str],
+    ) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Embedded(s) => {
+                self.bounded("deliveries", s.record_deliveries(event, handlers))
+                    .await
+            }
+            Backend::Redis(s) => {
+                self.bounded("deliveries", s.pg().record_deliveries(event, handlers))
+                    .await
+            }
+        }
+    }
+
     /// Give the claim up (processing failed), if `owner` still owns it.
     pub async fn release(
         &self,

@@ -212,28 +212,26 @@ impl SqliteStore {
         if outcome == CommitOutcome::Accepted {
             // One pending delivery per matching handler, in the same
             // transaction: no 2xx without its deliveries.
-            for handler in handlers {
-                sqlx::query(
-                    "INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type,
-                                           body, state, next_attempt_ms, created_ms, updated_ms)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'pending', ?8, ?8, ?8)
-                     ON CONFLICT (provider, tenant, event_id, handler) DO NOTHING",
-                )
-                .bind(ev.provider_name())
-                .bind(ev.tenant())
-                .bind(ev.event_id())
-                .bind(handler)
-                .bind(ev.event_type())
-                .bind(ev.content_type())
-                .bind(&ev.body()[..])
-                .bind(now)
-                .execute(&mut *tx)
-                .await
-                .map_err(StoreError::unavailable("commit"))?;
-            }
+            insert_deliveries(&mut tx, ev, handlers, now).await?;
         }
         tx.commit().await.map_err(err)?;
         Ok(outcome)
+    }
+
+    /// Pending deliveries for an event whose key is still IN_PROGRESS
+    /// (`ack = "handlers"` records them before it waits).
+    pub async fn record_deliveries(
+        &self,
+        ev: &VerifiedWebhook,
+        handlers: &[&str],
+    ) -> Result<(), StoreError> {
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .map_err(StoreError::unavailable("commit"))?;
+        insert_deliveries(&mut tx, ev, handlers, now_ms()).await?;
+        tx.commit().await.map_err(StoreError::unavailable("commit"))
     }
 
     pub async fn release(
@@ -336,6 +334,36 @@ impl SqliteStore {
             body: r.get(2),
         }))
     }
+}
+
+/// One pending delivery per handler; an existing one is left as it is (a
+/// handler that acknowledged stays acknowledged).
+async fn insert_deliveries(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    ev: &VerifiedWebhook,
+    handlers: &[&str],
+    now: i64,
+) -> Result<(), StoreError> {
+    for handler in handlers {
+        sqlx::query(
+            "INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type,
+                                   body, state, next_attempt_ms, created_ms, updated_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'pending', ?8, ?8, ?8)
+             ON CONFLICT (provider, tenant, event_id, handler) DO NOTHING",
+        )
+        .bind(ev.provider_name())
+        .bind(ev.tenant())
+        .bind(ev.event_id())
+        .bind(handler)
+        .bind(ev.event_type())
+        .bind(ev.content_type())
+        .bind(&ev.body()[..])
+        .bind(now)
+        .execute(&mut **tx)
+        .await
+        .map_err(StoreError::unavailable("commit"))?;
+    }
+    Ok(())
 }
 
 /// The delivery queue.

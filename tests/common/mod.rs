@@ -81,10 +81,15 @@ pub const TENANTS: &[&str] = &["acme", "globex", "default"];
 
 /// The receiver configuration used by the suite, minus the store section.
 pub fn providers_toml() -> String {
+    providers_toml_with("")
+}
+
+/// The same, with `extra` lines in every provider table.
+pub fn providers_toml_with(extra: &str) -> String {
     let mut out = String::new();
     for (route, kind) in ROUTES {
         out.push_str(&format!(
-            "[providers.{route}]\nkind = \"{kind}\"\ncritical = [\"*\"]\ntolerance = \"5m\"\n"
+            "[providers.{route}]\nkind = \"{kind}\"\ncritical = [\"*\"]\ntolerance = \"5m\"\n{extra}\n"
         ));
         for t in TENANTS {
             out.push_str(&format!(
@@ -116,6 +121,8 @@ pub struct AppOptions {
     pub extra: String,
     pub in_progress_ttl: &'static str,
     pub max_body_bytes: usize,
+    /// Extra lines in every `[providers.NAME]` table (e.g. `ack = "handlers"`).
+    pub provider_extra: String,
 }
 
 impl AppOptions {
@@ -125,6 +132,7 @@ impl AppOptions {
             extra: String::new(),
             in_progress_ttl: "5s",
             max_body_bytes: 64 * 1024,
+            provider_extra: String::new(),
         }
     }
 }
@@ -164,7 +172,7 @@ pub async fn test_config(
         "[server]\nlisten = \"127.0.0.1:0\"\nmax_body_bytes = {}\n\n{store}\n[dedup]\nin_progress_ttl = \"{}\"\nwindow = \"1h\"\n\n{}\n{}\n",
         opts.max_body_bytes,
         opts.in_progress_ttl,
-        providers_toml(),
+        providers_toml_with(&opts.provider_extra),
         opts.extra
     );
     (text, db)

@@ -468,12 +468,12 @@ pub fn describe(s: &Settings) -> String {
     for p in s.providers.values() {
         let _ = writeln!(
             out,
-            "  {} (kind {}, tolerance {}, window {}, ack {:?}, critical {:?})",
+            "  {} (kind {}, tolerance {}, window {}, ack {}, critical {:?})",
             p.name,
             p.def.kind,
             d(p.tolerance),
             d(p.window),
-            p.ack,
+            p.ack.as_str(),
             p.critical_patterns
         );
         for t in p.tenants.values() {

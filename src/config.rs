@@ -311,6 +311,15 @@ pub enum AckMode {
     Handlers,
 }
 
+impl AckMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AckMode::Durable => "durable",
+            AckMode::Handlers => "handlers",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StoreKind {
     Embedded,

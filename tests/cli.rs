@@ -229,6 +229,22 @@ x = 1
 }
 
 #[test]
+fn every_example_config_is_valid() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let out = hookline(&["check-config", "--config", path.to_str().unwrap()]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {}",
+            path.display(),
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
 fn check_config_describes_a_valid_config_without_secrets() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/quickstart.toml");
     let out = hookline(&["check-config", "--config", path.to_str().unwrap()]);

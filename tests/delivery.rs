@@ -311,6 +311,7 @@ backend_tests!(
     admin_api_is_off_without_a_token,
     dead_letters_cli_lists_and_replays,
     handlers_mode_answers_only_after_every_acknowledgement,
+    max_age_dead_letters_an_old_failing_delivery,
 );
 
 const ADMIN_TOKEN: &str = "admin-token-for-tests-0123456789";
@@ -551,5 +552,29 @@ async fn handlers_mode_answers_only_after_every_acknowledgement(backend: Backend
     assert_eq!(
         (fast.received().len(), flaky.received().len()),
         (before.0 + 1, before.1 + 1)
+    );
+}
+
+async fn max_age_dead_letters_an_old_failing_delivery(backend: Backend) {
+    let sink = Sink::start(vec![]);
+    sink.always(Reply::Status(503));
+    let app = app_with(
+        backend,
+        handler("billing", &sink, "max_attempts = 1000\nmax_age = \"400ms\""),
+    )
+    .await;
+    let w = Webhook::new("stripe", "acme", "evt_old", "charge.succeeded", "x");
+    assert_eq!(app.send_json(&w).await.0, 200);
+    let d = wait_state(&app, "evt_old", "billing", DeliveryState::Dead).await;
+    assert!(
+        d.attempts >= 2 && d.attempts < 1000,
+        "dead by age, not attempts: {d:?}"
+    );
+    let calls = sink.received().len();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        sink.received().len(),
+        calls,
+        "no call after the dead letter"
     );
 }

@@ -86,7 +86,7 @@ async fn config(
     dir: &std::path::Path,
     sink: &Sink,
     delivery: &str,
-) -> (std::path::PathBuf, Option<common::TestDatabase>) {
+) -> (std::path::PathBuf, common::StoreGuard) {
     let mut opts = AppOptions::new(backend);
     opts.extra = format!(
         "[handlers.billing]\nurl = \"{}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\ntimeout = \"1500ms\"\n\n{delivery}",
@@ -95,7 +95,7 @@ async fn config(
     let (text, db) = test_config(&opts, dir).await;
     let path = dir.join("hookline.toml");
     std::fs::write(&path, &text).unwrap();
-    if backend == Backend::Redis {
+    if backend != Backend::Embedded {
         let out = Command::new(env!("CARGO_BIN_EXE_hookline"))
             .args(["migrate", "--config", path.to_str().unwrap()])
             .output()

@@ -22,6 +22,8 @@ use hookline::store::{Inventory, Store};
 pub enum Backend {
     Embedded,
     Redis,
+    /// Redis Cluster (3 masters) + PostgreSQL.
+    Cluster,
 }
 
 /// Run each named test function once per backend:
@@ -43,6 +45,14 @@ macro_rules! backend_tests {
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
                     super::$name($crate::common::Backend::Redis).await
+                }
+            )*
+        }
+        mod cluster {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name($crate::common::Backend::Cluster).await
                 }
             )*
         }
@@ -111,7 +121,7 @@ pub struct TestApp {
     /// The configuration the app runs with, for tests that run the CLI.
     pub config_text: String,
     _dir: tempfile::TempDir,
-    _db: Option<TestDatabase>,
+    _guard: StoreGuard,
 }
 
 /// Options for [`spawn_app_with`].
@@ -143,28 +153,34 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
 
 /// Build the config text for a test (also used by tests that spawn the
 /// binary).
-pub async fn test_config(
-    opts: &AppOptions,
-    dir: &std::path::Path,
-) -> (String, Option<TestDatabase>) {
-    let (store, db) = match opts.backend {
+pub async fn test_config(opts: &AppOptions, dir: &std::path::Path) -> (String, StoreGuard) {
+    let (store, guard) = match opts.backend {
         Backend::Embedded => (
             format!(
                 "[store]\nkind = \"embedded\"\npath = \"{}\"\n",
                 dir.join("hookline.db").display()
             ),
-            None,
+            StoreGuard::default(),
         ),
-        Backend::Redis => {
+        Backend::Redis | Backend::Cluster => {
             let db = TestDatabase::create().await;
+            let mut cluster = None;
+            let redis = match opts.backend {
+                Backend::Cluster => {
+                    let (urls, own) = cluster_urls();
+                    cluster = own;
+                    let nodes: Vec<String> = urls.iter().map(|u| format!("\"{u}\"")).collect();
+                    format!("redis_cluster = [{}]", nodes.join(", "))
+                }
+                _ => format!("redis_url = \"{}\"", redis_url()),
+            };
             (
                 format!(
-                    "[store]\nkind = \"redis\"\nredis_url = \"{}\"\ndatabase_url = \"{}\"\nkey_prefix = \"t{}\"\n",
-                    redis_url(),
+                    "[store]\nkind = \"redis\"\n{redis}\ndatabase_url = \"{}\"\nkey_prefix = \"t{}\"\n",
                     db.url,
                     uuid::Uuid::new_v4().simple()
                 ),
-                Some(db),
+                StoreGuard { db: Some(db), cluster },
             )
         }
     };
@@ -175,20 +191,20 @@ pub async fn test_config(
         providers_toml_with(&opts.provider_extra),
         opts.extra
     );
-    (text, db)
+    (text, guard)
 }
 
 pub async fn spawn_app_with(opts: AppOptions) -> TestApp {
     let dir = tempfile::tempdir().expect("temp dir");
-    let (text, db) = test_config(&opts, dir.path()).await;
-    spawn_text(text, opts.backend, db, dir).await
+    let (text, guard) = test_config(&opts, dir.path()).await;
+    spawn_text(text, opts.backend, guard, dir).await
 }
 
 /// Migrate, connect and serve the config `text` on a random port.
 pub async fn spawn_text(
     text: String,
     backend: Backend,
-    db: Option<TestDatabase>,
+    guard: StoreGuard,
     dir: tempfile::TempDir,
 ) -> TestApp {
     let settings = config::from_toml_str("test.toml", &text).unwrap_or_else(|e| panic!("{e}"));
@@ -213,8 +229,27 @@ pub async fn spawn_text(
         backend,
         config_text: text,
         _dir: dir,
-        _db: db,
+        _guard: guard,
     }
+}
+
+/// The Redis Cluster the `cluster` variants run against:
+/// `HOOKLINE_TEST_REDIS_CLUSTER` (comma-separated node URLs, started once
+/// for the whole run by scripts/test), or else one of the test's own, whose
+/// guard the caller keeps alive for the test.
+pub fn cluster_urls() -> (Vec<String>, Option<servers::RedisCluster>) {
+    if let Ok(v) = std::env::var("HOOKLINE_TEST_REDIS_CLUSTER") {
+        return (v.split(',').map(str::to_owned).collect(), None);
+    }
+    let own = servers::RedisCluster::start();
+    (own.urls(), Some(own))
+}
+
+/// What a test's store needs kept alive, and cleaned up after it.
+#[derive(Default)]
+pub struct StoreGuard {
+    pub db: Option<TestDatabase>,
+    pub cluster: Option<servers::RedisCluster>,
 }
 
 pub fn redis_url() -> String {

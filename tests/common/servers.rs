@@ -326,10 +326,11 @@ pub fn prefix() -> String {
 
 /// Migrate, connect and serve `text` (a redis-store config) on a random port.
 pub async fn spawn_from_text(text: &str, db: Option<TestDatabase>) -> TestApp {
+    let guard = super::StoreGuard { db, cluster: None };
     super::spawn_text(
         text.to_owned(),
         Backend::Redis,
-        db,
+        guard,
         tempfile::tempdir().unwrap(),
     )
     .await

@@ -314,3 +314,41 @@ async fn hot_path_latency() {
         );
     }
 }
+
+#[tokio::test]
+async fn store_urls_never_show_in_debug_output_or_errors() {
+    let db = TestDatabase::create().await;
+    // The shared server trusts local connections, so the password is
+    // carried but not checked.
+    let mut url = url::Url::parse(&db.url).unwrap();
+    url.set_password(Some("pg-s3cret")).unwrap();
+    let redis = redis_url().replace("redis://", "redis://:rd-s3cret@");
+    let store = redis_store_section(
+        &format!("redis_url = \"{redis}\""),
+        url.as_str(),
+        &prefix(),
+        "1s",
+    );
+    let settings = config::from_toml_str("t.toml", &config_text(&store, CRITICAL, "5s")).unwrap();
+    Store::migrate(&settings.store).await.unwrap();
+    let store = Store::connect(&settings.store).await.unwrap();
+    let shown = format!("{store:?} {:?}", store.ping().await);
+    assert!(!shown.contains("s3cret"), "{shown}");
+
+    // A server that refuses the connection: the error names no URL either.
+    let closed = common::servers::free_port();
+    url.set_port(Some(closed)).unwrap();
+    let store = redis_store_section(
+        "redis_url = \"redis://:rd-s3cret@127.0.0.1:1\"",
+        url.as_str(),
+        &prefix(),
+        "1s",
+    );
+    let settings = config::from_toml_str("t.toml", &config_text(&store, CRITICAL, "5s")).unwrap();
+    let err = Store::connect(&settings.store).await.unwrap_err();
+    let shown = format!("{err:?} {err}");
+    assert!(
+        !shown.contains("s3cret") && !shown.contains(&closed.to_string()),
+        "{shown}"
+    );
+}

@@ -418,10 +418,30 @@ pub struct Handler {
 }
 
 impl Handler {
-    /// Whether this handler wants `provider:event_type` from `tenant`.
-    pub fn matches(&self, provider: &str, tenant: &str, event_type: &str) -> bool {
-        self.tenants.is_match(tenant) && self.events.is_match(format!("{provider}:{event_type}"))
+    /// Whether this handler wants `event` (`provider:event_type`, prepared
+    /// once per request for every handler) from `tenant`.
+    pub fn matches_candidate(&self, tenant: &str, event: &globset::Candidate<'_>) -> bool {
+        self.tenants.is_match(tenant) && self.events.is_match_candidate(event)
     }
+}
+
+/// The handlers that want this event, in name order.
+pub fn matching_handlers<'a>(
+    handlers: &'a BTreeMap<String, Arc<Handler>>,
+    provider: &str,
+    tenant: &str,
+    event_type: &str,
+) -> Vec<&'a str> {
+    if handlers.is_empty() {
+        return Vec::new();
+    }
+    let key = format!("{provider}:{event_type}");
+    let event = globset::Candidate::new(&key);
+    handlers
+        .values()
+        .filter(|h| h.matches_candidate(tenant, &event))
+        .map(|h| h.name.as_str())
+        .collect()
 }
 
 /// Names are used in URLs, Redis hash tags and file names: keep them plain.

@@ -350,12 +350,12 @@ async fn handle(
         }
         ClaimOutcome::Conflict => return conflict(store, &ev).await,
     };
-    let handlers: Vec<&str> = settings
-        .handlers
-        .values()
-        .filter(|h| h.matches(ev.provider_name(), ev.tenant(), ev.event_type()))
-        .map(|h| h.name.as_str())
-        .collect();
+    let handlers = crate::config::matching_handlers(
+        &settings.handlers,
+        ev.provider_name(),
+        ev.tenant(),
+        ev.event_type(),
+    );
     if provider.ack == AckMode::Handlers && !handlers.is_empty() {
         if let Err(e) = wait_for_acks(state, &ev, &handlers, provider.ack_timeout).await {
             // Not every handler acknowledged in time: give the key back so

@@ -169,6 +169,21 @@ pub async fn replay(files: Vec<PathBuf>, opts: ReplayOptions) -> anyhow::Result<
         .rate
         .filter(|r| *r > 0.0)
         .map(|r| tokio::time::interval(Duration::from_secs_f64(1.0 / r)));
+    // Progress on stderr, once a second, for runs long enough to need it.
+    let total = prepared.len();
+    let answered = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let progress = {
+        let answered = answered.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(1));
+            tick.tick().await;
+            loop {
+                tick.tick().await;
+                let n = answered.load(std::sync::atomic::Ordering::Relaxed);
+                eprintln!("replay: {n}/{total} answered");
+            }
+        })
+    };
     let mut tasks = tokio::task::JoinSet::new();
     for (file, p) in prepared {
         if let Some(pace) = pace.as_mut() {
@@ -176,6 +191,7 @@ pub async fn replay(files: Vec<PathBuf>, opts: ReplayOptions) -> anyhow::Result<
         }
         let permit = permits.clone().acquire_owned().await?;
         let client = client.clone();
+        let answered = answered.clone();
         tasks.spawn(async move {
             let _permit = permit;
             let mut req = client.post(p.url).body(p.body);
@@ -197,11 +213,13 @@ pub async fn replay(files: Vec<PathBuf>, opts: ReplayOptions) -> anyhow::Result<
                 }
                 Err(e) => (None, e.without_url().to_string()),
             };
+            let latency = started.elapsed();
+            answered.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             ReplayResult {
                 file,
                 status,
                 outcome,
-                latency: started.elapsed(),
+                latency,
             }
         });
     }
@@ -209,6 +227,7 @@ pub async fn replay(files: Vec<PathBuf>, opts: ReplayOptions) -> anyhow::Result<
     while let Some(r) = tasks.join_next().await {
         results.push(r?);
     }
+    progress.abort();
     results.sort_by(|a, b| a.file.cmp(&b.file));
     Ok(Summary { results })
 }

@@ -31,7 +31,10 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 #[derive(Parser, Debug)]
-#[command(name = "bench-load", about = "Signed webhook load generator for bench/run")]
+#[command(
+    name = "bench-load",
+    about = "Signed webhook load generator for bench/run"
+)]
 struct Args {
     /// Target URL, e.g. http://127.0.0.1:8080/webhooks/stripe/default.
     #[arg(long)]
@@ -488,12 +491,7 @@ fn main() -> anyhow::Result<()> {
     runtime.block_on(run(args, target, pool, sign_s))
 }
 
-async fn run(
-    args: Args,
-    target: Target,
-    pool: Vec<Prepared>,
-    sign_s: f64,
-) -> anyhow::Result<()> {
+async fn run(args: Args, target: Target, pool: Vec<Prepared>, sign_s: f64) -> anyhow::Result<()> {
     let pool_size = pool.len();
     let ticks = clock_ticks();
     let count_start = match &args.count_url {

@@ -10,7 +10,10 @@ use actix_web::{web, App, HttpResponse, HttpServer};
 use clap::Parser;
 
 #[derive(Parser)]
-#[command(name = "bench-sink", about = "Counting 200-answering handler for bench/run")]
+#[command(
+    name = "bench-sink",
+    about = "Counting 200-answering handler for bench/run"
+)]
 struct Args {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:9000")]

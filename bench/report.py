@@ -19,6 +19,7 @@ TITLES = {
     "redis-noncritical": "redis, all events non-critical (deliveries in PostgreSQL)",
     "redis-critical": "redis + PostgreSQL, all events critical",
     "redis-noncritical-nohandler": "redis, non-critical, no handler (Redis only)",
+    "redis-critical-nohandler": "redis + PostgreSQL, critical, no handler (no delivery workers competing)",
 }
 
 
@@ -65,13 +66,19 @@ def targets(res):
         out.append((
             "(same, counting only new events, i.e. rows inserted/s)",
             f"{f0(new)}/s vs {f0(pg)} tps ({pct(new / pg)})", new >= pg))
+    if "redis-critical-nohandler" in sc:
+        v = sc["redis-critical-nohandler"]["max"]["ok_per_s"]
+        out.append((
+            "(same, critical with no handler: the insert alone, no delivery rows or workers)",
+            f"{f0(v)}/s vs {f0(pg)} tps ({pct(v / pg)})", v >= pg))
     for name, d in sc.items():
         h = d["half"]
         p99 = h["latency_ms"]["p99"]
+        svc = h.get("service_latency_ms", {}).get("p99")
         out.append((
             f"p99 < 10 ms at half the maximum rate: {name}",
             f"p99 {f2(p99)} ms at {f0(h['rate_target'])}/s offered "
-            f"({f0(h['ok_per_s'])}/s answered 200)",
+            f"({f0(h['ok_per_s'])}/s answered 200; from the send: {f2(svc)} ms)",
             p99 < 10.0 and h["errors"] == 0))
     mems = [(n, d["redis_memory"]) for n, d in sc.items() if d.get("redis_memory", {}).get("mean")]
     for n, m in mems:
@@ -87,8 +94,8 @@ def scenario_table(name, d, res):
     rb = res["baselines"]["redis_benchmark"]["requests_per_s"]
     pg = res["baselines"]["pgbench"]["tps"]
     lines = [
-        "| pass | offered | 2xx/s | new events/s | duplicates/s | p50 ms | p99 ms | p99.9 ms | other statuses, errors | deliveries/s (window) | drained | hookline CPU (cores) | RSS MiB (end / peak) | load gen CPU |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| pass | offered | 2xx/s | new events/s | duplicates/s | p50 ms | p99 ms | p99.9 ms | p99 from send ms | other statuses, errors | deliveries/s (window) | drained | hookline CPU (cores) | RSS MiB (end / peak) | load gen CPU |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for label, r in (("max", d["max"]), ("half of max", d["half"])):
         cores, rss, peak = proc(r)
@@ -102,6 +109,7 @@ def scenario_table(name, d, res):
             f"| {label} | {'closed loop, ' + str(r['concurrency']) + ' conns' if r['rate_target'] is None else f0(r['rate_target']) + '/s'} "
             f"| {f0(r['ok_per_s'])} | {f0(r['accepted_per_s'])} | {f0(r['duplicates'] / r['duration_s'])} "
             f"| {f2(r['latency_ms']['p50'])} | {f2(r['latency_ms']['p99'])} | {f2(r['latency_ms']['p99_9'])} "
+            f"| {f2(r.get('service_latency_ms', {}).get('p99'))} "
             f"| {other or '-'}, {r['errors']} | {f0(dl.get('per_second')) if dl and 'nohandler' not in name else 'n/a'} "
             f"| {drained} | {f2(cores)} | {f0(rss / 1024 if rss else None)} / {f0(peak / 1024 if peak else None)} "
             f"| {f2(r.get('loadgen_cores'))} |")

@@ -73,6 +73,12 @@ struct Args {
     /// Most requests to pre-sign.
     #[arg(long, default_value_t = 2_000_000)]
     max_requests: usize,
+    /// When the pool runs out, send it again from the start (for targets
+    /// that do not deduplicate, such as the bare endpoint). Without it, a
+    /// run that exhausts the pool ends there, and rates are over the time
+    /// it ran.
+    #[arg(long)]
+    cycle: bool,
     /// Memory the pre-signed pool may take, in MiB.
     #[arg(long, default_value_t = 2048)]
     pool_mib: usize,
@@ -306,7 +312,12 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 
 #[derive(Default)]
 struct Tally {
+    /// From the scheduled start (open loop) or the send (closed loop).
     latencies_us: Vec<u32>,
+    /// From the moment the request was written, always: without the time a
+    /// request waited for a free connection or for the timer (tokio's timer
+    /// has a 1 ms tick, so an open-loop request leaves up to 1 ms late).
+    service_us: Vec<u32>,
     status: BTreeMap<u16, u64>,
     accepted: u64,
     duplicates: u64,
@@ -326,7 +337,10 @@ struct Plan {
     measure_from: Instant,
     end: Instant,
     rate: Option<f64>,
+    cycle: bool,
     exhausted: AtomicBool,
+    /// Woken when the pool runs out, so the measured window ends there.
+    done: tokio::sync::Notify,
 }
 
 async fn connection(plan: Arc<Plan>, addr: String) -> Tally {
@@ -335,8 +349,14 @@ async fn connection(plan: Arc<Plan>, addr: String) -> Tally {
     let mut stream: Option<TcpStream> = None;
     loop {
         let k = plan.next.fetch_add(1, Ordering::Relaxed) as usize;
-        let Some(req) = plan.pool.get(k) else {
-            plan.exhausted.store(true, Ordering::Relaxed);
+        let req = if plan.cycle {
+            &plan.pool[k % plan.pool.len()]
+        } else if let Some(req) = plan.pool.get(k) {
+            req
+        } else {
+            if !plan.exhausted.swap(true, Ordering::Relaxed) {
+                plan.done.notify_one();
+            }
             break;
         };
         let scheduled = match plan.rate {
@@ -363,6 +383,7 @@ async fn connection(plan: Arc<Plan>, addr: String) -> Tally {
                 }
             }
             let s = stream.as_mut().expect("connected");
+            let send_at = Instant::now();
             let sent = s.write_all(&req.bytes).await;
             let answer = match sent {
                 Ok(()) => read_response(s, &mut buf).await,
@@ -380,6 +401,10 @@ async fn connection(plan: Arc<Plan>, addr: String) -> Tally {
                         tally
                             .latencies_us
                             .push(lat.as_micros().min(u32::MAX as u128) as u32);
+                        let service = done.saturating_duration_since(send_at);
+                        tally
+                            .service_us
+                            .push(service.as_micros().min(u32::MAX as u128) as u32);
                         *tally.status.entry(a.status).or_default() += 1;
                         if ok_new {
                             tally.accepted += 1;
@@ -508,7 +533,9 @@ async fn run(args: Args, target: Target, pool: Vec<Prepared>, sign_s: f64) -> an
         measure_from,
         end,
         rate: args.rate,
+        cycle: args.cycle,
         exhausted: AtomicBool::new(false),
+        done: tokio::sync::Notify::new(),
     });
     let tasks: Vec<_> = (0..args.concurrency)
         .map(|_| tokio::spawn(connection(plan.clone(), target.host_port.clone())))
@@ -524,7 +551,10 @@ async fn run(args: Args, target: Target, pool: Vec<Prepared>, sign_s: f64) -> an
         None => None,
     };
     let t0 = Instant::now();
-    tokio::time::sleep_until(end.into()).await;
+    tokio::select! {
+        _ = tokio::time::sleep_until(end.into()) => {}
+        _ = plan.done.notified() => {}
+    }
     let after: Vec<_> = args.watch_pid.iter().map(|p| proc_sample(*p)).collect();
     let self_after = proc_sample(self_pid);
     let count_after = match &args.count_url {
@@ -537,6 +567,7 @@ async fn run(args: Args, target: Target, pool: Vec<Prepared>, sign_s: f64) -> an
     for t in tasks {
         let t = t.await?;
         total.latencies_us.extend(t.latencies_us);
+        total.service_us.extend(t.service_us);
         for (k, v) in t.status {
             *total.status.entry(k).or_default() += v;
         }
@@ -547,14 +578,9 @@ async fn run(args: Args, target: Target, pool: Vec<Prepared>, sign_s: f64) -> an
         total.dedup_mismatch += t.dedup_mismatch;
     }
     let exhausted = plan.exhausted.load(Ordering::Relaxed);
-    // A pool that ran out ends the run early: rates are over the time the
-    // load actually ran.
-    let measured = if exhausted {
-        let ran = Instant::now().saturating_duration_since(measure_from);
-        ran.as_secs_f64().min(args.duration)
-    } else {
-        args.duration
-    };
+    // A pool that ran out ended the window early: rates are over the time
+    // the load actually ran.
+    let measured = window;
     let load_done = Instant::now();
 
     // Drain: wait for one delivery per accepted event.
@@ -578,6 +604,8 @@ async fn run(args: Args, target: Target, pool: Vec<Prepared>, sign_s: f64) -> an
     }
 
     total.latencies_us.sort_unstable();
+    total.service_us.sort_unstable();
+    let svc = &total.service_us;
     let lat = &total.latencies_us;
     let answered: u64 = total.status.values().sum();
     let ok: u64 = total.status.get(&200).copied().unwrap_or(0);
@@ -645,6 +673,13 @@ async fn run(args: Args, target: Target, pool: Vec<Prepared>, sign_s: f64) -> an
             "p99_9": percentile(lat, 99.9),
             "max": percentile(lat, 100.0),
             "mean": mean_ms,
+        },
+        "service_latency_ms": {
+            "p50": percentile(svc, 50.0),
+            "p90": percentile(svc, 90.0),
+            "p99": percentile(svc, 99.0),
+            "p99_9": percentile(svc, 99.9),
+            "max": percentile(svc, 100.0),
         },
         "processes": procs,
         "loadgen_cores": load_cores,

@@ -20,7 +20,17 @@ use crate::provider::VerifiedWebhook;
 
 /// Milliseconds since the epoch by the database's clock: every worker,
 /// whatever host it runs on, agrees on leases and due times.
-const NOW_MS: &str = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
+///
+/// A macro as well as a constant, so that the statements run per webhook
+/// and per delivery are assembled once, at compile time, with `concat!`
+/// rather than by a `format!` (an allocation and a formatting pass) on
+/// every call.
+macro_rules! now_ms {
+    () => {
+        "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
+    };
+}
+const NOW_MS: &str = now_ms!();
 
 pub(crate) static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
@@ -131,7 +141,7 @@ impl PgStore {
         ev: &VerifiedWebhook,
         handlers: &[&str],
     ) -> Result<Recorded, StoreError> {
-        let inserted: i64 = sqlx::query_scalar(&format!(
+        let inserted: i64 = sqlx::query_scalar(concat!(
             "WITH ins AS (
                  INSERT INTO processed_event
                      (provider, tenant, event_id, event_type, body_sha256, body, content_type)
@@ -141,7 +151,13 @@ impl PgStore {
              ), deliveries AS (
                  INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type, body,
                                        state, next_attempt_ms, created_ms, updated_ms)
-                 SELECT $1, $2, $3, h, $4, $7, $6, 'pending', {NOW_MS}, {NOW_MS}, {NOW_MS}
+                 SELECT $1, $2, $3, h, $4, $7, $6, 'pending', ",
+            now_ms!(),
+            ", ",
+            now_ms!(),
+            ", ",
+            now_ms!(),
+            "
                  FROM unnest($8::text[]) AS h
                  WHERE EXISTS (SELECT 1 FROM ins)
                  ON CONFLICT (provider, tenant, event_id, handler) DO NOTHING
@@ -252,10 +268,16 @@ impl PgStore {
         ev: &VerifiedWebhook,
         handlers: &[&str],
     ) -> Result<(), StoreError> {
-        sqlx::query(&format!(
+        sqlx::query(concat!(
             "INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type, body,
                                    state, next_attempt_ms, created_ms, updated_ms)
-             SELECT $1, $2, $3, h, $4, $5, $6, 'pending', {NOW_MS}, {NOW_MS}, {NOW_MS}
+             SELECT $1, $2, $3, h, $4, $5, $6, 'pending', ",
+            now_ms!(),
+            ", ",
+            now_ms!(),
+            ", ",
+            now_ms!(),
+            "
              FROM unnest($7::text[]) AS h
              ON CONFLICT (provider, tenant, event_id, handler) DO NOTHING"
         ))
@@ -312,11 +334,15 @@ impl PgStore {
         };
         // One statement: the outcome and the attempt row land together, and
         // only while the lease is still ours.
-        let owned: i64 = sqlx::query_scalar(&format!(
+        let owned: i64 = sqlx::query_scalar(concat!(
             "WITH upd AS (
-                 UPDATE delivery SET state = $3, attempts = $4, next_attempt_ms = {NOW_MS} + $5,
+                 UPDATE delivery SET state = $3, attempts = $4, next_attempt_ms = ",
+            now_ms!(),
+            " + $5,
                                      lease_owner = NULL, lease_until_ms = NULL, last_status = $6,
-                                     last_error = $7, updated_ms = {NOW_MS}
+                                     last_error = $7, updated_ms = ",
+            now_ms!(),
+            "
                  WHERE id = $1 AND lease_owner = $2
                  RETURNING id
              ), att AS (

@@ -92,50 +92,19 @@ async fn event(
         return denied;
     }
     let (provider, tenant, event_id) = path.into_inner();
-    let processed = match state
+    match state
         .store
-        .processed_event(&provider, &tenant, &event_id)
+        .event_report(&provider, &tenant, &event_id)
         .await
     {
-        Ok(p) => p,
-        Err(e) => return unavailable(e),
-    };
-    let filter = DeliveryFilter {
-        provider: Some(provider.clone()),
-        tenant: Some(tenant.clone()),
-        event_id: Some(event_id.clone()),
-        ..Default::default()
-    };
-    let deliveries = match state.store.list_deliveries(&filter).await {
-        Ok(d) => d,
-        Err(e) => return unavailable(e),
-    };
-    if processed.is_none() && deliveries.is_empty() {
-        return problem(
+        Ok(Some(report)) => HttpResponse::Ok().json(report),
+        Ok(None) => problem(
             StatusCode::NOT_FOUND,
             "not_found",
             "no record of this event",
-        );
+        ),
+        Err(e) => unavailable(e),
     }
-    let mut with_attempts = Vec::new();
-    for d in deliveries {
-        let attempts = match state.store.delivery_attempts(d.id).await {
-            Ok(a) => a,
-            Err(e) => return unavailable(e),
-        };
-        with_attempts.push(serde_json::json!({"delivery": d, "attempts": attempts}));
-    }
-    HttpResponse::Ok().json(serde_json::json!({
-        "provider": provider,
-        "tenant": tenant,
-        "event_id": event_id,
-        "processed_event": processed.map(|p| serde_json::json!({
-            "event_type": p.event_type,
-            "body_sha256": hex::encode(&p.body_sha256),
-            "body_bytes": p.body.len(),
-        })),
-        "deliveries": with_attempts,
-    }))
 }
 
 #[derive(Deserialize)]

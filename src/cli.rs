@@ -216,33 +216,16 @@ async fn events(cmd: Events) -> anyhow::Result<i32> {
             event_id,
         } => {
             let store = store_for(&config).await?;
-            let processed = store.processed_event(&provider, &tenant, &event_id).await?;
-            let deliveries = store
-                .list_deliveries(&DeliveryFilter {
-                    provider: Some(provider.clone()),
-                    tenant: Some(tenant.clone()),
-                    event_id: Some(event_id.clone()),
-                    ..Default::default()
-                })
-                .await?;
-            if processed.is_none() && deliveries.is_empty() {
-                eprintln!("no record of {provider}/{tenant}/{event_id}");
-                return Ok(1);
+            match store.event_report(&provider, &tenant, &event_id).await? {
+                Some(report) => {
+                    println!("{}", serde_json::to_string_pretty(&report)?);
+                    Ok(0)
+                }
+                None => {
+                    eprintln!("no record of {provider}/{tenant}/{event_id}");
+                    Ok(1)
+                }
             }
-            let mut list = Vec::new();
-            for d in deliveries {
-                let attempts = store.delivery_attempts(d.id).await?;
-                list.push(serde_json::json!({"delivery": d, "attempts": attempts}));
-            }
-            let out = serde_json::json!({
-                "provider": provider, "tenant": tenant, "event_id": event_id,
-                "processed_event": processed.map(|p| serde_json::json!({
-                    "event_type": p.event_type, "body_sha256": hex::encode(&p.body_sha256), "body_bytes": p.body.len(),
-                })),
-                "deliveries": list,
-            });
-            println!("{}", serde_json::to_string_pretty(&out)?);
-            Ok(0)
         }
         Events::Redeliver {
             config,

@@ -396,3 +396,44 @@ impl Store {
         }
     }
 }
+
+impl Store {
+    /// An event as operators see it: its `processed_event` record (digest and
+    /// size, not the body), its deliveries and their attempts. `None` when
+    /// nothing is recorded for it. Shared by `/admin` and `hookline events`.
+    pub async fn event_report(
+        &self,
+        provider: &str,
+        tenant: &str,
+        event_id: &str,
+    ) -> Result<Option<serde_json::Value>, StoreError> {
+        let processed = self.processed_event(provider, tenant, event_id).await?;
+        let deliveries = self
+            .list_deliveries(&DeliveryFilter {
+                provider: Some(provider.to_owned()),
+                tenant: Some(tenant.to_owned()),
+                event_id: Some(event_id.to_owned()),
+                ..Default::default()
+            })
+            .await?;
+        if processed.is_none() && deliveries.is_empty() {
+            return Ok(None);
+        }
+        let mut with_attempts = Vec::with_capacity(deliveries.len());
+        for d in deliveries {
+            let attempts = self.delivery_attempts(d.id).await?;
+            with_attempts.push(serde_json::json!({"delivery": d, "attempts": attempts}));
+        }
+        Ok(Some(serde_json::json!({
+            "provider": provider,
+            "tenant": tenant,
+            "event_id": event_id,
+            "processed_event": processed.map(|p| serde_json::json!({
+                "event_type": p.event_type,
+                "body_sha256": hex::encode(&p.body_sha256),
+                "body_bytes": p.body.len(),
+            })),
+            "deliveries": with_attempts,
+        })))
+    }
+}

@@ -104,6 +104,12 @@ def targets(res):
             f"< 150 bytes of Redis memory per completed dedup key ({n})",
             f"{m['mean']:.0f} B mean by MEMORY USAGE (key of {m['key_bytes']} B, "
             f"{m['sampled']} keys sampled)", m["mean"] < 150))
+        per = m.get("used_memory_delta_per_key")
+        if per:
+            out.append((
+                f"(same, {n}, by `used_memory` growth per key: adds the expiry table "
+                "entry and hash-table buckets that MEMORY USAGE leaves out)",
+                f"{per:.0f} B over {m['keys']:,} keys", per < 150))
     return out
 
 

@@ -7,6 +7,7 @@ mod scheme;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 
 pub use definition::{
@@ -101,21 +102,20 @@ pub fn verify_request<H: HeaderLookup + ?Sized>(
         now_unix,
         provider.tolerance,
     )?;
-    // Parse the body only if a JSON pointer needs it, and only once.
+    // Validate the body as JSON only if a pointer needs it, and only once.
+    // It stays raw: extraction walks just the pointer's path, so a large
+    // body is never built into a tree of allocated values.
     let needs_json = def.event_id.json_pointer.is_some()
         || def
             .event_type
             .as_ref()
             .is_some_and(|t| t.json_pointer.is_some());
     let json = if needs_json {
-        Some(
-            serde_json::from_slice::<serde_json::Value>(&body)
-                .map_err(|_| Rejection::MalformedPayload)?,
-        )
+        Some(serde_json::from_slice::<&RawValue>(&body).map_err(|_| Rejection::MalformedPayload)?)
     } else {
         None
     };
-    let event_id = match extract(&def.event_id, headers, json.as_ref())? {
+    let event_id = match extract(&def.event_id, headers, json)? {
         Some(id) if !id.is_empty() => id,
         _ => return Err(Rejection::MissingEventId),
     };
@@ -123,7 +123,7 @@ pub fn verify_request<H: HeaderLookup + ?Sized>(
         return Err(Rejection::MalformedPayload);
     }
     let event_type = match &def.event_type {
-        Some(src) => extract(src, headers, json.as_ref())?.unwrap_or_default(),
+        Some(src) => extract(src, headers, json)?.unwrap_or_default(),
         None => String::new(),
     };
     let body_sha256 = Sha256::digest(&body).into();
@@ -181,7 +181,7 @@ pub fn sender_headers(
 fn extract<H: HeaderLookup + ?Sized>(
     src: &FieldSource,
     headers: &H,
-    json: Option<&serde_json::Value>,
+    json: Option<&RawValue>,
 ) -> Result<Option<String>, Rejection> {
     if let Some(names) = &src.header {
         if let Some(v) = headers.first_of(names) {
@@ -189,12 +189,82 @@ fn extract<H: HeaderLookup + ?Sized>(
         }
     }
     if let (Some(pointer), Some(json)) = (&src.json_pointer, json) {
-        return match json.pointer(pointer) {
-            None | Some(serde_json::Value::Null) => Ok(None),
-            Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
-            Some(serde_json::Value::Number(n)) => Ok(Some(n.to_string())),
-            Some(_) => Err(Rejection::MalformedPayload),
+        let Some(raw) = raw_pointer(json, pointer) else {
+            return Ok(None);
+        };
+        return match serde_json::from_str(raw.get()) {
+            Ok(serde_json::Value::Null) => Ok(None),
+            Ok(serde_json::Value::String(s)) => Ok(Some(s)),
+            Ok(serde_json::Value::Number(n)) => Ok(Some(n.to_string())),
+            _ => Err(Rejection::MalformedPayload),
         };
     }
     Ok(None)
+}
+
+/// The raw value at an RFC 6901 pointer, or `None` if the path is absent.
+/// Each step deserializes one level into borrowed raw members; values off
+/// the path are skipped, not built.
+fn raw_pointer<'a>(root: &'a RawValue, pointer: &str) -> Option<&'a RawValue> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    let mut at = root;
+    for token in pointer.strip_prefix('/')?.split('/') {
+        let token: std::borrow::Cow<'_, str> = if token.contains('~') {
+            token.replace("~1", "/").replace("~0", "~").into()
+        } else {
+            token.into()
+        };
+        at = match at.get().as_bytes().first()? {
+            b'{' => {
+                let members: std::collections::HashMap<String, &RawValue> =
+                    serde_json::from_str(at.get()).ok()?;
+                members.get(token.as_ref()).copied()?
+            }
+            b'[' => {
+                let items: Vec<&RawValue> = serde_json::from_str(at.get()).ok()?;
+                items.get(token.parse::<usize>().ok()?).copied()?
+            }
+            _ => return None,
+        };
+    }
+    Some(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::raw_pointer;
+    use serde_json::value::RawValue;
+
+    /// The walk agrees with serde_json's own `Value::pointer`.
+    #[test]
+    fn raw_pointer_matches_value_pointer() {
+        let doc = r#"{"id":"evt_1","n":7,"event":{"type":"app_mention","a/b":1,"m~n":2},
+                     "list":[{"x":true},"two"],"nil":null,"esc\u0041ped":"yes","dup":1,"dup":2}"#;
+        let raw: &RawValue = serde_json::from_str(doc).unwrap();
+        let value: serde_json::Value = serde_json::from_str(doc).unwrap();
+        for p in [
+            "",
+            "/id",
+            "/n",
+            "/event/type",
+            "/event/a~1b",
+            "/event/m~0n",
+            "/list/0/x",
+            "/list/1",
+            "/list/2",
+            "/list/x",
+            "/nil",
+            "/escAped",
+            "/dup",
+            "/missing",
+            "/id/deeper",
+            "id",
+        ] {
+            let ours = raw_pointer(raw, p)
+                .map(|r| serde_json::from_str::<serde_json::Value>(r.get()).unwrap());
+            assert_eq!(ours.as_ref(), value.pointer(p), "{p:?}");
+        }
+    }
 }

@@ -228,16 +228,8 @@ async fn receive(
     payload: web::Payload,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, ApiError> {
-    let provider_name = req
-        .match_info()
-        .get("provider")
-        .unwrap_or_default()
-        .to_owned();
-    let tenant_name = req
-        .match_info()
-        .get("tenant")
-        .unwrap_or(DEFAULT_TENANT)
-        .to_owned();
+    let provider_name = req.match_info().get("provider").unwrap_or_default();
+    let tenant_name = req.match_info().get("tenant").unwrap_or(DEFAULT_TENANT);
     let span = tracing::info_span!(
         "webhook",
         provider = %provider_name,
@@ -245,7 +237,7 @@ async fn receive(
         event_id = tracing::field::Empty,
         outcome = tracing::field::Empty,
     );
-    let result = handle(&req, payload, &state, &provider_name, &tenant_name)
+    let result = handle(&req, payload, &state, provider_name, tenant_name)
         .instrument(span.clone())
         .await;
     let outcome = match &result {
@@ -264,8 +256,8 @@ async fn receive(
     // create new time series.
     let (p, t) = match &result {
         Err(ApiError::UnknownProvider(_)) => ("_unknown", "_unknown"),
-        Err(ApiError::UnknownTenant { .. }) => (provider_name.as_str(), "_unknown"),
-        _ => (provider_name.as_str(), tenant_name.as_str()),
+        Err(ApiError::UnknownTenant { .. }) => (provider_name, "_unknown"),
+        _ => (provider_name, tenant_name),
     };
     state
         .metrics

@@ -22,7 +22,7 @@ pub struct Outgoing<'a> {
     pub event_id: &'a str,
     pub event_type: &'a str,
     pub content_type: Option<&'a str>,
-    pub body: &'a [u8],
+    pub body: &'a bytes::Bytes,
     /// 1-based attempt number.
     pub attempt: u32,
 }
@@ -110,7 +110,7 @@ pub async fn attempt(
     let mut req = client
         .post(handler.url.clone())
         .timeout(handler.timeout)
-        .body(out.body.to_vec());
+        .body(out.body.clone());
     for (k, v) in headers(handler, out, now) {
         req = req.header(k, v);
     }

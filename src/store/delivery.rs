@@ -42,7 +42,8 @@ pub struct Leased {
     pub handler: String,
     pub event_type: String,
     pub content_type: Option<String>,
-    pub body: Vec<u8>,
+    /// Shared, so each attempt sends it without a copy.
+    pub body: bytes::Bytes,
     /// Attempts made before this one.
     pub attempts: u32,
     pub created_ms: i64,
@@ -169,7 +170,7 @@ macro_rules! leased {
             handler: r.get("handler"),
             event_type: r.get("event_type"),
             content_type: r.get("content_type"),
-            body: r.get("body"),
+            body: bytes::Bytes::from(r.get::<Vec<u8>, _>("body")),
             attempts: r.get::<$int, _>("attempts") as u32,
             created_ms: r.get("created_ms"),
         }

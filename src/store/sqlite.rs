@@ -131,7 +131,6 @@ impl SqliteStore {
         window: Duration,
         handlers: &[&str],
     ) -> Result<CommitOutcome, StoreError> {
-        let err = StoreError::unavailable("commit");
         let now = now_ms();
         let mut tx = self
             .pool
@@ -214,7 +213,9 @@ impl SqliteStore {
             // transaction: no 2xx without its deliveries.
             insert_deliveries(&mut tx, ev, handlers, now).await?;
         }
-        tx.commit().await.map_err(err)?;
+        tx.commit()
+            .await
+            .map_err(StoreError::unavailable("commit"))?;
         Ok(outcome)
     }
 

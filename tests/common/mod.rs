@@ -184,14 +184,29 @@ pub async fn test_config(opts: &AppOptions, dir: &std::path::Path) -> (String, S
             )
         }
     };
-    let text = format!(
-        "[server]\nlisten = \"127.0.0.1:0\"\nmax_body_bytes = {}\n\n{store}\n[dedup]\nin_progress_ttl = \"{}\"\nwindow = \"1h\"\n\n{}\n{}\n",
+    let providers = providers_toml_with(&opts.provider_extra);
+    let text = render_config(
+        &store,
         opts.max_body_bytes,
         opts.in_progress_ttl,
-        providers_toml_with(&opts.provider_extra),
-        opts.extra
+        &providers,
+        &opts.extra,
     );
     (text, guard)
+}
+
+/// The whole config text: server on a random port, `store`, a one-hour
+/// dedup window, `providers`, then `extra`.
+pub fn render_config(
+    store: &str,
+    max_body_bytes: usize,
+    in_progress_ttl: &str,
+    providers: &str,
+    extra: &str,
+) -> String {
+    format!(
+        "[server]\nlisten = \"127.0.0.1:0\"\nmax_body_bytes = {max_body_bytes}\n\n{store}\n[dedup]\nin_progress_ttl = \"{in_progress_ttl}\"\nwindow = \"1h\"\n\n{providers}\n{extra}\n"
+    )
 }
 
 pub async fn spawn_app_with(opts: AppOptions) -> TestApp {

@@ -305,10 +305,9 @@ impl Drop for BlackHole {
 /// Config text with the given `[store]` section and `critical` globs for
 /// every route (the shared suite makes everything critical).
 pub fn config_text(store: &str, critical: &str, in_progress_ttl: &str) -> String {
-    format!(
-        "[server]\nlisten = \"127.0.0.1:0\"\nmax_body_bytes = 65536\n\n{store}\n[dedup]\nin_progress_ttl = \"{in_progress_ttl}\"\nwindow = \"1h\"\n\n{}\n",
-        providers_toml().replace("critical = [\"*\"]", &format!("critical = {critical}"))
-    )
+    let providers =
+        providers_toml().replace("critical = [\"*\"]", &format!("critical = {critical}"));
+    super::render_config(store, 64 * 1024, in_progress_ttl, &providers, "")
 }
 
 /// A `[store]` section for the redis kind. `redis` is either

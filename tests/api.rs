@@ -307,6 +307,16 @@ async fn missing_or_unparseable_event_id_is_400(backend: Backend) {
     assert_problem(app.send(&not_json).await, 400, "malformed_payload").await;
     let object_id = sign("stripe", br#"{"id":{"nested":true}}"#, "");
     assert_problem(app.send(&object_id).await, 400, "malformed_payload").await;
+    // Control characters, NUL above all, can never be stored: a retry
+    // could never succeed, so the answer is a 4xx, not a 503.
+    for body in [
+        &br#"{"id":"evt_\u0000nul","type":"charge.succeeded"}"#[..],
+        br#"{"id":"evt_ok","type":"charge.\u0000succeeded"}"#,
+        br#"{"id":"evt_ok","type":"charge\nsucceeded"}"#,
+    ] {
+        let control = sign("stripe", body, "");
+        assert_problem(app.send(&control).await, 400, "malformed_payload").await;
+    }
     let mut no_delivery = sign("github", br#"{"zen":"x"}"#, "d-1");
     no_delivery
         .headers

@@ -239,6 +239,93 @@ async fn a_stale_owner_can_neither_complete_nor_release_a_newer_claim() {
     assert_eq!(store.inventory().await.unwrap().processed_events, 1);
 }
 
+/// PostgreSQL writes are group-committed: concurrent commits share one
+/// statement. When several owners of one event (expired claims, e.g. after
+/// Redis lost its keys) commit at once, in one statement or several, one
+/// row and one set of deliveries result, and every other owner is told
+/// duplicate or conflict against the body that won.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn owners_of_one_event_committing_at_once_record_it_once() {
+    let redis = RedisServer::start();
+    let db = TestDatabase::create().await;
+    // A pool of 4 runs one group-commit statement at a time, so the
+    // commits below queue up behind one another into shared statements.
+    let section = format!(
+        "{}pool_size = 4\n",
+        redis_store_section(
+            &format!("redis_url = \"{}\"", redis.url()),
+            &db.url,
+            "hookline",
+            "5s"
+        )
+    );
+    let settings = config::from_toml_str("t.toml", &config_text(&section, CRITICAL, "5s")).unwrap();
+    Store::migrate(&settings.store).await.unwrap();
+    let store = Store::connect(&settings.store).await.unwrap();
+    let ttl = Duration::from_millis(1);
+    let mut owners = Vec::new();
+    for i in 0..12 {
+        // Two bodies for one ID: a conflict in the making.
+        let salt = if i % 3 == 0 { "b" } else { "a" };
+        let ev = verified(
+            &settings,
+            &Webhook::new(
+                "stripe",
+                "acme",
+                "evt_many_owners",
+                "payment_intent.succeeded",
+                salt,
+            ),
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let ClaimOutcome::Owned(owner) = store.claim(&ev, ttl).await.unwrap() else {
+            panic!("each expired claim is taken over")
+        };
+        owners.push((ev, owner));
+    }
+    let window = Duration::from_secs(60);
+    let outcomes = futures::future::join_all(
+        owners
+            .iter()
+            .map(|(ev, owner)| store.commit(ev, owner, window, &["h1", "h2"])),
+    )
+    .await;
+    let outcomes: Vec<CommitOutcome> = outcomes.into_iter().map(Result::unwrap).collect();
+    let winners: Vec<usize> = (0..outcomes.len())
+        .filter(|&i| outcomes[i] == CommitOutcome::Accepted)
+        .collect();
+    assert_eq!(winners.len(), 1, "exactly one acceptance: {outcomes:?}");
+    let won = &owners[winners[0]].0;
+    for ((ev, _), outcome) in owners.iter().zip(&outcomes) {
+        if *outcome == CommitOutcome::Accepted {
+            continue;
+        }
+        let expected = if ev.body() == won.body() {
+            CommitOutcome::Duplicate
+        } else {
+            CommitOutcome::Conflict
+        };
+        assert_eq!(*outcome, expected);
+    }
+    let row = store
+        .processed_event("stripe", "acme", "evt_many_owners")
+        .await
+        .unwrap()
+        .expect("the row");
+    assert_eq!(row.body, won.body().to_vec());
+    assert_eq!(store.inventory().await.unwrap().processed_events, 1);
+    let deliveries = store
+        .list_deliveries(&hookline::store::delivery::DeliveryFilter {
+            event_id: Some("evt_many_owners".into()),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let mut handlers: Vec<&str> = deliveries.iter().map(|d| d.handler.as_str()).collect();
+    handlers.sort();
+    assert_eq!(handlers, ["h1", "h2"]);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_completed_key_takes_under_150_bytes() {
     let redis = RedisServer::start();

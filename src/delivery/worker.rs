@@ -17,6 +17,9 @@ use crate::metrics::Metrics;
 use crate::store::delivery::{AttemptRecord, Leased, Next};
 use crate::store::{now_ms, Store};
 
+/// Longest wait for more free slots before leasing for fewer.
+const LEASE_GATHER: Duration = Duration::from_millis(5);
+
 /// A pool of delivery workers in this process.
 #[derive(Clone)]
 pub struct Workers {
@@ -59,15 +62,26 @@ impl Workers {
     pub async fn run(self, shutdown: CancellationToken) {
         let slots = Arc::new(Semaphore::new(self.settings.concurrency as usize));
         tracing::info!(owner = %self.owner, concurrency = self.settings.concurrency, "delivery workers started");
+        // Under load, slots free up one at a time; leasing for each alone
+        // would cost a statement per delivery. So while deliveries are in
+        // flight, wait (briefly) for a quarter of the slots to be free and
+        // lease for them together.
+        let all = self.settings.concurrency;
+        let gather = (all / 4).max(1);
         while !shutdown.is_cancelled() {
             let free = slots.available_permits() as u32;
-            if free == 0 {
+            if free < gather {
+                // None free: wait for one. Some: wait a moment for more.
                 tokio::select! {
                     _ = shutdown.cancelled() => break,
-                    p = slots.clone().acquire_owned() => drop(p),
+                    p = slots.acquire_many(if free == 0 { 1 } else { gather }) => drop(p),
+                    _ = tokio::time::sleep(LEASE_GATHER), if free > 0 => {}
                 }
-                continue;
+                if free == 0 {
+                    continue;
+                }
             }
+            let free = slots.available_permits() as u32;
             match self
                 .store
                 .lease_deliveries(&self.owner, free, self.settings.lease)
@@ -100,7 +114,6 @@ impl Workers {
             }
         }
         // Let attempts in flight record their outcome.
-        let all = self.settings.concurrency;
         let _ = tokio::time::timeout(self.settings.lease, slots.acquire_many(all)).await;
         tracing::info!("delivery workers stopped");
     }

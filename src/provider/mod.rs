@@ -126,6 +126,11 @@ pub fn verify_request<H: HeaderLookup + ?Sized>(
         Some(src) => extract(src, headers, json)?.unwrap_or_default(),
         None => String::new(),
     };
+    // Control characters (NUL above all, which PostgreSQL text cannot
+    // hold) would make the request fail on every retry: refuse it now.
+    if event_type.chars().any(char::is_control) {
+        return Err(Rejection::MalformedPayload);
+    }
     let body_sha256 = Sha256::digest(&body).into();
     Ok(VerifiedWebhook {
         provider: provider.clone(),

@@ -6,6 +6,7 @@
 //! completion and release only succeed for the current owner.
 
 pub mod delivery;
+mod group_commit;
 mod postgres;
 mod redis;
 mod redis_conn;

@@ -14,6 +14,7 @@ use super::delivery::{
     attempt_view, delivery_view, leased, push_filter, AttemptRecord, AttemptView, DeliveryFilter,
     DeliveryState, DeliveryView, Leased, Next, QueueDepth, DELIVERY_COLUMNS, LEASED_COLUMNS,
 };
+use super::group_commit::{Batch, GroupCommit};
 use super::{ms, ProcessedEvent, StoreError};
 use crate::config::StoreSettings;
 use crate::provider::VerifiedWebhook;
@@ -46,7 +47,16 @@ pub enum Recorded {
 #[derive(Debug, Clone)]
 pub struct PgStore {
     pool: PgPool,
+    /// Critical events (with their deliveries), group-committed.
+    records: GroupCommit<RecordBatch>,
+    /// Non-critical events' deliveries, group-committed.
+    deliveries: GroupCommit<DeliveryBatch>,
+    /// Delivery outcomes, group-committed.
+    outcomes: GroupCommit<OutcomeBatch>,
 }
+
+/// Most writes in one group-committed statement.
+const MAX_BATCH_ROWS: usize = 128;
 
 impl PgStore {
     /// Open the pool. Establishes one connection, so a wrong URL or a down
@@ -79,7 +89,17 @@ impl PgStore {
             .connect_with(options)
             .await
             .map_err(StoreError::unavailable("open"))?;
-        Ok(PgStore { pool })
+        // Statements in flight at once per kind of write: enough to keep
+        // commits overlapping, few enough that under load each statement
+        // carries many writes, and the pool keeps connections for the
+        // workers' leases and the operators' queries.
+        let in_flight = (settings.pool_size as usize / 4).max(1);
+        Ok(PgStore {
+            records: GroupCommit::start(pool.clone(), MAX_BATCH_ROWS, in_flight),
+            deliveries: GroupCommit::start(pool.clone(), MAX_BATCH_ROWS, in_flight),
+            outcomes: GroupCommit::start(pool.clone(), MAX_BATCH_ROWS, (in_flight / 2).max(1)),
+            pool,
+        })
     }
 
     /// Apply pending migrations (`hookline migrate`).
@@ -134,63 +154,14 @@ impl PgStore {
 
     /// Insert a critical event unless its ID is already recorded, with one
     /// pending delivery per handler when the row is new; then say which.
-    /// One statement (atomic on its own), so one round trip when the row is
-    /// new (the hot path).
+    /// Group-committed with concurrent requests' events: one statement for
+    /// all of them (atomic on its own) when the rows are new (the hot path).
     pub async fn record(
         &self,
         ev: &VerifiedWebhook,
         handlers: &[&str],
     ) -> Result<Recorded, StoreError> {
-        let inserted: i64 = sqlx::query_scalar(concat!(
-            "WITH ins AS (
-                 INSERT INTO processed_event
-                     (provider, tenant, event_id, event_type, body_sha256, body, content_type)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)
-                 ON CONFLICT (provider, tenant, event_id) DO NOTHING
-                 RETURNING id
-             ), deliveries AS (
-                 INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type, body,
-                                       state, next_attempt_ms, created_ms, updated_ms)
-                 SELECT $1, $2, $3, h, $4, $7, $6, 'pending', ",
-            now_ms!(),
-            ", ",
-            now_ms!(),
-            ", ",
-            now_ms!(),
-            "
-                 FROM unnest($8::text[]) AS h
-                 WHERE EXISTS (SELECT 1 FROM ins)
-                 ON CONFLICT (provider, tenant, event_id, handler) DO NOTHING
-             )
-             SELECT COUNT(*) FROM ins"
-        ))
-        .bind(ev.provider_name())
-        .bind(ev.tenant())
-        .bind(ev.event_id())
-        .bind(ev.event_type())
-        .bind(&ev.body_sha256()[..])
-        .bind(&ev.body()[..])
-        .bind(ev.content_type())
-        .bind(handlers)
-        .fetch_one(&self.pool)
-        .await
-        .map_err(StoreError::unavailable("commit"))?;
-        if inserted == 1 {
-            return Ok(Recorded::Inserted);
-        }
-        // A separate statement: its snapshot sees the row even if it was
-        // committed by a concurrent insert the INSERT above waited for.
-        let body_sha256: Vec<u8> = sqlx::query_scalar(
-            "SELECT body_sha256 FROM processed_event
-             WHERE provider = $1 AND tenant = $2 AND event_id = $3",
-        )
-        .bind(ev.provider_name())
-        .bind(ev.tenant())
-        .bind(ev.event_id())
-        .fetch_one(&self.pool)
-        .await
-        .map_err(StoreError::unavailable("commit"))?;
-        Ok(Recorded::Existing { body_sha256 })
+        self.records.submit(PendingEvent::new(ev, handlers)).await
     }
 
     pub async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
@@ -262,36 +233,16 @@ impl PgStore {
 /// The delivery queue.
 impl PgStore {
     /// One pending delivery per handler for a non-critical event (critical
-    /// events get theirs with their row in [`PgStore::record`]).
+    /// events get theirs with their row in [`PgStore::record`]),
+    /// group-committed with concurrent requests' deliveries.
     pub async fn record_deliveries(
         &self,
         ev: &VerifiedWebhook,
         handlers: &[&str],
     ) -> Result<(), StoreError> {
-        sqlx::query(concat!(
-            "INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type, body,
-                                   state, next_attempt_ms, created_ms, updated_ms)
-             SELECT $1, $2, $3, h, $4, $5, $6, 'pending', ",
-            now_ms!(),
-            ", ",
-            now_ms!(),
-            ", ",
-            now_ms!(),
-            "
-             FROM unnest($7::text[]) AS h
-             ON CONFLICT (provider, tenant, event_id, handler) DO NOTHING"
-        ))
-        .bind(ev.provider_name())
-        .bind(ev.tenant())
-        .bind(ev.event_id())
-        .bind(ev.event_type())
-        .bind(ev.content_type())
-        .bind(&ev.body()[..])
-        .bind(handlers)
-        .execute(&self.pool)
-        .await
-        .map_err(StoreError::unavailable("commit"))?;
-        Ok(())
+        self.deliveries
+            .submit(PendingEvent::new(ev, handlers))
+            .await
     }
 
     pub async fn lease_deliveries(
@@ -320,6 +271,8 @@ impl PgStore {
         Ok(rows.iter().map(|r| leased!(r, i32)).collect())
     }
 
+    /// Record an attempt and its outcome, if `owner` still holds the lease,
+    /// group-committed with other workers' outcomes.
     pub async fn finish_delivery(
         &self,
         d: &Leased,
@@ -327,45 +280,14 @@ impl PgStore {
         attempt: &AttemptRecord,
         next: Next,
     ) -> Result<bool, StoreError> {
-        let (state, delay) = match next {
-            Next::Delivered => (DeliveryState::Delivered, Duration::ZERO),
-            Next::Dead => (DeliveryState::Dead, Duration::ZERO),
-            Next::RetryIn(delay) => (DeliveryState::Pending, delay),
-        };
-        // One statement: the outcome and the attempt row land together, and
-        // only while the lease is still ours.
-        let owned: i64 = sqlx::query_scalar(concat!(
-            "WITH upd AS (
-                 UPDATE delivery SET state = $3, attempts = $4, next_attempt_ms = ",
-            now_ms!(),
-            " + $5,
-                                     lease_owner = NULL, lease_until_ms = NULL, last_status = $6,
-                                     last_error = $7, updated_ms = ",
-            now_ms!(),
-            "
-                 WHERE id = $1 AND lease_owner = $2
-                 RETURNING id
-             ), att AS (
-                 INSERT INTO delivery_attempt
-                     (delivery_id, attempt, started_ms, status, latency_ms, response_body, error)
-                 SELECT id, $4, $8, $6, $9, $10, $7 FROM upd
-             )
-             SELECT COUNT(*) FROM upd"
-        ))
-        .bind(d.id)
-        .bind(owner)
-        .bind(state.as_str())
-        .bind(attempt.attempt as i32)
-        .bind(ms(delay))
-        .bind(attempt.status.map(i32::from))
-        .bind(&attempt.error)
-        .bind(attempt.started_ms)
-        .bind(ms(attempt.latency))
-        .bind(&attempt.response_body)
-        .fetch_one(&self.pool)
-        .await
-        .map_err(StoreError::unavailable("finish"))?;
-        Ok(owned == 1)
+        self.outcomes
+            .submit(Outcome {
+                delivery_id: d.id,
+                owner: owner.to_owned(),
+                attempt: attempt.clone(),
+                next,
+            })
+            .await
     }
 
     pub async fn list_deliveries(
@@ -430,4 +352,304 @@ impl PgStore {
             dead: row.get::<i64, _>(1) as u64,
         })
     }
+}
+
+/// An event to record, owned so that it can wait in a group-commit batch.
+pub(crate) struct PendingEvent {
+    ev: VerifiedWebhook,
+    handlers: Vec<String>,
+}
+
+impl PendingEvent {
+    fn new(ev: &VerifiedWebhook, handlers: &[&str]) -> Self {
+        PendingEvent {
+            ev: ev.clone(),
+            handlers: handlers.iter().map(|h| (*h).to_owned()).collect(),
+        }
+    }
+}
+
+/// The events of a batch as one array per column (`unnest` turns them back
+/// into rows, numbered from 1 in `n`), and their handlers as (n, handler)
+/// pairs.
+macro_rules! event_input {
+    () => {
+        "input AS (
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[],
+                                  $6::bytea[], $7::text[])
+                 WITH ORDINALITY AS i(provider, tenant, event_id, event_type, body_sha256, body,
+                                      content_type, n)
+         ), handlers AS (
+             SELECT * FROM unnest($8::bigint[], $9::text[]) AS h(n, handler)
+         )"
+    };
+}
+
+/// The pending deliveries of the events in `$from` (a relation shaped like
+/// `input`), one per handler. Rows are inserted in key order, so that
+/// concurrent batches take their locks in the same order.
+macro_rules! insert_deliveries {
+    ($from:literal) => {
+        concat!(
+            "INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type,
+                                   body, state, next_attempt_ms, created_ms, updated_ms)
+             SELECT e.provider, e.tenant, e.event_id, h.handler, e.event_type, e.content_type,
+                    e.body, 'pending', ",
+            now_ms!(),
+            ", ",
+            now_ms!(),
+            ", ",
+            now_ms!(),
+            "
+             FROM ",
+            $from,
+            " e JOIN handlers h ON h.n = e.n
+             ORDER BY e.provider, e.tenant, e.event_id, h.handler
+             ON CONFLICT (provider, tenant, event_id, handler) DO NOTHING"
+        )
+    };
+}
+
+fn bind_events<'q>(
+    query: sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>,
+    items: &'q [PendingEvent],
+) -> sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments> {
+    let column = |f: fn(&'q VerifiedWebhook) -> &'q str| -> Vec<&'q str> {
+        items.iter().map(|p| f(&p.ev)).collect()
+    };
+    let (mut handler_n, mut handler) = (Vec::new(), Vec::new());
+    for (n, p) in (1i64..).zip(items) {
+        for h in &p.handlers {
+            handler_n.push(n);
+            handler.push(h.as_str());
+        }
+    }
+    query
+        .bind(column(VerifiedWebhook::provider_name))
+        .bind(column(VerifiedWebhook::tenant))
+        .bind(column(VerifiedWebhook::event_id))
+        .bind(column(VerifiedWebhook::event_type))
+        .bind(
+            items
+                .iter()
+                .map(|p| &p.ev.body_sha256()[..])
+                .collect::<Vec<&[u8]>>(),
+        )
+        .bind(
+            items
+                .iter()
+                .map(|p| &p.ev.body()[..])
+                .collect::<Vec<&[u8]>>(),
+        )
+        .bind(
+            items
+                .iter()
+                .map(|p| p.ev.content_type())
+                .collect::<Vec<Option<&str>>>(),
+        )
+        .bind(handler_n)
+        .bind(handler)
+}
+
+/// Critical events: each row inserted unless its ID is recorded, and the
+/// deliveries of the rows that are new, in one statement.
+#[derive(Debug)]
+pub(crate) struct RecordBatch;
+
+impl Batch for RecordBatch {
+    type Item = PendingEvent;
+    type Out = Recorded;
+    const OP: &'static str = "commit";
+
+    async fn run(pool: &PgPool, items: &[PendingEvent]) -> Result<Vec<Recorded>, sqlx::Error> {
+        // Of several writes of one ID in a batch only the first is offered
+        // (the others find its row, like a retry would); rows go in key
+        // order.
+        let won = bind_events(
+            sqlx::query(concat!(
+                "WITH ",
+                event_input!(),
+                ", firsts AS (
+                     SELECT DISTINCT ON (provider, tenant, event_id) * FROM input
+                     ORDER BY provider, tenant, event_id, n
+                 ), ins AS (
+                     INSERT INTO processed_event
+                         (provider, tenant, event_id, event_type, body_sha256, body, content_type)
+                     SELECT provider, tenant, event_id, event_type, body_sha256, body, content_type
+                     FROM firsts ORDER BY provider, tenant, event_id
+                     ON CONFLICT (provider, tenant, event_id) DO NOTHING
+                     RETURNING provider, tenant, event_id
+                 ), won AS (
+                     SELECT f.* FROM firsts f JOIN ins USING (provider, tenant, event_id)
+                 ), deliveries AS (",
+                insert_deliveries!("won"),
+                ")
+                 SELECT n FROM won"
+            )),
+            items,
+        )
+        .fetch_all(pool)
+        .await?;
+        let inserted = numbered(&won, items.len());
+        let mut out = Vec::with_capacity(items.len());
+        for (item, inserted) in items.iter().zip(inserted) {
+            if inserted {
+                out.push(Recorded::Inserted);
+                continue;
+            }
+            // A separate statement: its snapshot sees the row even if it
+            // was committed by a concurrent insert the INSERT above waited
+            // for. Rare: Redis answers duplicates before they get here.
+            let body_sha256: Vec<u8> = sqlx::query_scalar(
+                "SELECT body_sha256 FROM processed_event
+                 WHERE provider = $1 AND tenant = $2 AND event_id = $3",
+            )
+            .bind(item.ev.provider_name())
+            .bind(item.ev.tenant())
+            .bind(item.ev.event_id())
+            .fetch_one(pool)
+            .await?;
+            out.push(Recorded::Existing { body_sha256 });
+        }
+        Ok(out)
+    }
+}
+
+/// Non-critical events' deliveries, in one statement.
+#[derive(Debug)]
+pub(crate) struct DeliveryBatch;
+
+impl Batch for DeliveryBatch {
+    type Item = PendingEvent;
+    type Out = ();
+    const OP: &'static str = "commit";
+
+    async fn run(pool: &PgPool, items: &[PendingEvent]) -> Result<Vec<()>, sqlx::Error> {
+        bind_events(
+            sqlx::query(concat!(
+                "WITH ",
+                event_input!(),
+                " ",
+                insert_deliveries!("input")
+            )),
+            items,
+        )
+        .execute(pool)
+        .await?;
+        Ok(vec![(); items.len()])
+    }
+}
+
+/// A delivery attempt's outcome, to record while the lease is held.
+pub(crate) struct Outcome {
+    delivery_id: i64,
+    owner: String,
+    attempt: AttemptRecord,
+    next: Next,
+}
+
+/// Delivery outcomes and their attempt rows, in one statement; each only
+/// where its worker still holds the lease.
+#[derive(Debug)]
+pub(crate) struct OutcomeBatch;
+
+impl Batch for OutcomeBatch {
+    type Item = Outcome;
+    type Out = bool;
+    const OP: &'static str = "finish";
+
+    async fn run(pool: &PgPool, items: &[Outcome]) -> Result<Vec<bool>, sqlx::Error> {
+        let (states, delays): (Vec<&str>, Vec<i64>) = items
+            .iter()
+            .map(|o| match o.next {
+                Next::Delivered => (DeliveryState::Delivered.as_str(), 0),
+                Next::Dead => (DeliveryState::Dead.as_str(), 0),
+                Next::RetryIn(delay) => (DeliveryState::Pending.as_str(), ms(delay)),
+            })
+            .unzip();
+        let owned = sqlx::query(concat!(
+            "WITH input AS (
+                 SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::bigint[],
+                                      $6::int[], $7::text[], $8::bigint[], $9::bigint[], $10::text[])
+                     WITH ORDINALITY AS i(id, owner, state, attempts, delay_ms, status, error,
+                                          started_ms, latency_ms, response_body, n)
+             ), upd AS (
+                 UPDATE delivery d SET state = i.state, attempts = i.attempts,
+                                       next_attempt_ms = ",
+            now_ms!(),
+            " + i.delay_ms,
+                                       lease_owner = NULL, lease_until_ms = NULL,
+                                       last_status = i.status, last_error = i.error,
+                                       updated_ms = ",
+            now_ms!(),
+            "
+                 FROM input i
+                 WHERE d.id = i.id AND d.lease_owner = i.owner
+                 RETURNING d.id
+             ), att AS (
+                 INSERT INTO delivery_attempt
+                     (delivery_id, attempt, started_ms, status, latency_ms, response_body, error)
+                 SELECT i.id, i.attempts, i.started_ms, i.status, i.latency_ms, i.response_body,
+                        i.error
+                 FROM input i JOIN upd USING (id)
+             )
+             SELECT i.n FROM input i JOIN upd USING (id)"
+        ))
+        .bind(items.iter().map(|o| o.delivery_id).collect::<Vec<i64>>())
+        .bind(items.iter().map(|o| o.owner.as_str()).collect::<Vec<&str>>())
+        .bind(states)
+        .bind(
+            items
+                .iter()
+                .map(|o| o.attempt.attempt as i32)
+                .collect::<Vec<i32>>(),
+        )
+        .bind(delays)
+        .bind(
+            items
+                .iter()
+                .map(|o| o.attempt.status.map(i32::from))
+                .collect::<Vec<Option<i32>>>(),
+        )
+        .bind(
+            items
+                .iter()
+                .map(|o| o.attempt.error.as_deref())
+                .collect::<Vec<Option<&str>>>(),
+        )
+        .bind(
+            items
+                .iter()
+                .map(|o| o.attempt.started_ms)
+                .collect::<Vec<i64>>(),
+        )
+        .bind(
+            items
+                .iter()
+                .map(|o| ms(o.attempt.latency))
+                .collect::<Vec<i64>>(),
+        )
+        .bind(
+            items
+                .iter()
+                .map(|o| o.attempt.response_body.as_str())
+                .collect::<Vec<&str>>(),
+        )
+        .fetch_all(pool)
+        .await?;
+        Ok(numbered(&owned, items.len()))
+    }
+}
+
+/// Which of `len` inputs the rows name by their number `n` (from 1, the
+/// first column).
+fn numbered(rows: &[sqlx::postgres::PgRow], len: usize) -> Vec<bool> {
+    let mut hit = vec![false; len];
+    for row in rows {
+        let n: i64 = row.get(0);
+        if let Some(slot) = usize::try_from(n - 1).ok().and_then(|i| hit.get_mut(i)) {
+            *slot = true;
+        }
+    }
+    hit
 }

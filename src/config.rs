@@ -113,6 +113,10 @@ struct RawStore {
     /// Connections per pool.
     #[serde(default = "default_pool_size")]
     pool_size: u32,
+    /// Redis store: group-committed PostgreSQL statements in flight at once,
+    /// per kind of write (critical rows, deliveries, delivery outcomes).
+    #[serde(default = "default_write_concurrency")]
+    write_concurrency: u32,
 }
 
 fn default_prefix() -> String {
@@ -123,6 +127,9 @@ fn default_store_timeout() -> Duration {
 }
 fn default_pool_size() -> u32 {
     16
+}
+fn default_write_concurrency() -> u32 {
+    1
 }
 
 #[derive(Debug, Deserialize)]
@@ -367,6 +374,7 @@ pub struct StoreSettings {
     pub database_url: Option<SecretString>,
     pub timeout: Duration,
     pub pool_size: u32,
+    pub write_concurrency: u32,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -956,6 +964,14 @@ fn validate_store(s: RawStore, issues: &mut Vec<ConfigIssue>) -> Option<StoreSet
     if s.pool_size == 0 {
         push("store.pool_size", "must be at least 1");
     }
+    if s.write_concurrency == 0 {
+        push("store.write_concurrency", "must be at least 1");
+    } else if s.write_concurrency.saturating_mul(3) >= s.pool_size {
+        push(
+            "store.write_concurrency",
+            "three kinds of write each run this many statements: 3 x write_concurrency must stay below store.pool_size",
+        );
+    }
     Some(StoreSettings {
         kind,
         path: s.path.unwrap_or_else(|| PathBuf::from("data/hookline.db")),
@@ -965,6 +981,7 @@ fn validate_store(s: RawStore, issues: &mut Vec<ConfigIssue>) -> Option<StoreSet
         database_url: s.database_url,
         timeout: s.timeout,
         pool_size: s.pool_size,
+        write_concurrency: s.write_concurrency,
     })
 }
 

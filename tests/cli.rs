@@ -186,6 +186,7 @@ fn check_config_lists_every_error_with_file_and_key() {
 max_body_bytes = 0
 [store]
 kind = "redis"
+write_concurrency = 8
 [dedup]
 in_progress_ttl = "soon"
 [providers.stripe]
@@ -212,6 +213,7 @@ x = 1
         "server.max_body_bytes",
         "store.redis_url",
         "store.database_url",
+        "store.write_concurrency",
         "dedup",
         "providers.paypal.kind",
         "providers.github.tenants",

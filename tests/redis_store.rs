@@ -248,10 +248,11 @@ async fn a_stale_owner_can_neither_complete_nor_release_a_newer_claim() {
 async fn owners_of_one_event_committing_at_once_record_it_once() {
     let redis = RedisServer::start();
     let db = TestDatabase::create().await;
-    // A pool of 4 runs one group-commit statement at a time, so the
-    // commits below queue up behind one another into shared statements.
+    // One group-commit statement at a time (the default, said here because
+    // the test depends on it): the commits below queue up behind one
+    // another into shared statements.
     let section = format!(
-        "{}pool_size = 4\n",
+        "{}write_concurrency = 1\n",
         redis_store_section(
             &format!("redis_url = \"{}\"", redis.url()),
             &db.url,

@@ -32,6 +32,8 @@ macro_rules! now_ms {
     };
 }
 const NOW_MS: &str = now_ms!();
+/// The same clock read once, at the statement's start.
+const STATEMENT_MS: &str = "(extract(epoch FROM statement_timestamp()) * 1000)::bigint";
 
 pub(crate) static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
@@ -89,15 +91,16 @@ impl PgStore {
             .connect_with(options)
             .await
             .map_err(StoreError::unavailable("open"))?;
-        // Statements in flight at once per kind of write: enough to keep
-        // commits overlapping, few enough that under load each statement
-        // carries many writes, and the pool keeps connections for the
-        // workers' leases and the operators' queries.
-        let in_flight = (settings.pool_size as usize / 4).max(1);
+        // Statements in flight at once per kind of write. The fewer, the
+        // more writes each carries under load (bench/NOTES.md: one at a
+        // time gave the most rows per second); a lone write still goes out
+        // at once. The rest of the pool serves the workers' leases and the
+        // operators' queries.
+        let in_flight = settings.write_concurrency as usize;
         Ok(PgStore {
             records: GroupCommit::start(pool.clone(), MAX_BATCH_ROWS, in_flight),
             deliveries: GroupCommit::start(pool.clone(), MAX_BATCH_ROWS, in_flight),
-            outcomes: GroupCommit::start(pool.clone(), MAX_BATCH_ROWS, (in_flight / 2).max(1)),
+            outcomes: GroupCommit::start(pool.clone(), MAX_BATCH_ROWS, in_flight),
             pool,
         })
     }
@@ -252,12 +255,18 @@ impl PgStore {
         lease: Duration,
     ) -> Result<Vec<Leased>, StoreError> {
         // SKIP LOCKED: concurrent workers each take different rows without
-        // waiting on one another.
+        // waiting on one another. A lease also moves the row's due time to
+        // the lease's end (when it is due again if its worker dies), so the
+        // due index holds the rows that are due at its front, and leased
+        // rows behind them: a lease statement reads the rows it takes and
+        // stops. The due time is the statement's start (a stable
+        // expression, so an index bound rather than a filter on every row).
         let rows = sqlx::query(&format!(
-            "UPDATE delivery SET lease_owner = $1, lease_until_ms = {NOW_MS} + $2
+            "UPDATE delivery SET lease_owner = $1, lease_until_ms = {NOW_MS} + $2,
+                                 next_attempt_ms = {NOW_MS} + $2
              WHERE id IN (SELECT id FROM delivery
-                          WHERE state = 'pending' AND next_attempt_ms <= {NOW_MS}
-                            AND (lease_until_ms IS NULL OR lease_until_ms <= {NOW_MS})
+                          WHERE state = 'pending' AND next_attempt_ms <= {STATEMENT_MS}
+                            AND (lease_until_ms IS NULL OR lease_until_ms <= {STATEMENT_MS})
                           ORDER BY next_attempt_ms LIMIT $3
                           FOR UPDATE SKIP LOCKED)
              RETURNING {LEASED_COLUMNS}"

@@ -114,7 +114,7 @@ struct RawStore {
     #[serde(default = "default_pool_size")]
     pool_size: u32,
     /// Redis store: group-committed PostgreSQL statements in flight at once,
-    /// per kind of write (critical rows, deliveries, delivery outcomes).
+    /// per kind of receiver write (critical rows, deliveries).
     #[serde(default = "default_write_concurrency")]
     write_concurrency: u32,
 }
@@ -969,7 +969,7 @@ fn validate_store(s: RawStore, issues: &mut Vec<ConfigIssue>) -> Option<StoreSet
     } else if s.write_concurrency.saturating_mul(3) >= s.pool_size {
         push(
             "store.write_concurrency",
-            "three kinds of write each run this many statements: 3 x write_concurrency must stay below store.pool_size",
+            "must leave connections for the delivery workers and operators: 3 x write_concurrency must stay below store.pool_size",
         );
     }
     Some(StoreSettings {

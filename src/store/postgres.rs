@@ -100,10 +100,10 @@ impl PgStore {
             .connect_with(options)
             .await
             .map_err(StoreError::unavailable("open"))?;
-        // Statements in flight at once per kind of write. The fewer, the
-        // more writes each carries under load (bench/NOTES.md: one at a
-        // time gave the most rows per second); a lone write still goes out
-        // at once. The rest of the pool serves the workers' leases and the
+        // Receiver statements in flight at once per kind of write. The
+        // fewer, the more writes each carries under load (bench/NOTES.md:
+        // one at a time gave the most rows per second); a lone write still
+        // goes out at once. The rest of the pool serves the workers and the
         // operators' queries.
         let in_flight = settings.write_concurrency as usize;
         Ok(PgStore {

@@ -377,8 +377,11 @@ impl SqliteStore {
         lease: Duration,
     ) -> Result<Vec<Leased>, StoreError> {
         let now = now_ms();
+        // As on PostgreSQL, a leased row's next attempt is at the lease's
+        // end: when it is due again if its worker dies.
         let rows = sqlx::query(&format!(
-            "UPDATE delivery SET lease_owner = ?1, lease_until_ms = ?2 + ?3
+            "UPDATE delivery SET lease_owner = ?1, lease_until_ms = ?2 + ?3,
+                                 next_attempt_ms = ?2 + ?3
              WHERE id IN (SELECT id FROM delivery
                           WHERE state = 'pending' AND next_attempt_ms <= ?2
                             AND (lease_until_ms IS NULL OR lease_until_ms <= ?2)

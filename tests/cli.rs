@@ -332,11 +332,13 @@ async fn serve_runs_on_the_embedded_store_with_env_overrides() {
         ),
     )
     .unwrap();
+    let log_path = dir.path().join("serve.log");
     let mut child = Command::new(env!("CARGO_BIN_EXE_hookline"))
         .args(["serve"])
         .env("HOOKLINE_CONFIG", &config)
         .env("HOOKLINE__SERVER__LISTEN", format!("127.0.0.1:{port}"))
-        .stderr(Stdio::null())
+        .env_remove("HOOKLINE_LOG_FORMAT")
+        .stderr(std::fs::File::create(&log_path).unwrap())
         .spawn()
         .unwrap();
     let client = reqwest::Client::new();
@@ -371,5 +373,12 @@ async fn serve_runs_on_the_embedded_store_with_env_overrides() {
     .await;
     let _ = child.kill();
     let _ = child.wait();
+    // Logs written to a file carry no terminal colour codes.
+    let log = std::fs::read_to_string(&log_path).unwrap();
+    assert!(log.contains("hookline is listening"), "{log}");
+    assert!(
+        !log.contains('\u{1b}'),
+        "ANSI escapes in a non-terminal log: {log:?}"
+    );
     result
 }

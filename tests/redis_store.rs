@@ -10,7 +10,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use hookline::config::{self, Settings};
 use hookline::provider::{verify_request, HeaderLookup, VerifiedWebhook};
-use hookline::store::{ClaimOutcome, CommitOutcome, Store, StoreError};
+use hookline::store::{ClaimOutcome, CommitOutcome, OpenError, Store};
 
 use common::servers::{
     config_text, prefix, redis_store_section, spawn_from_text, RedisCluster, RedisServer,
@@ -134,7 +134,7 @@ async fn serve_refuses_a_schema_that_is_behind_until_migrated() {
     );
     let settings = config::from_toml_str("t.toml", &config_text(&store, CRITICAL, "5s")).unwrap();
     match Store::connect(&settings.store).await {
-        Err(StoreError::SchemaBehind(why)) => assert!(why.contains("not applied"), "{why}"),
+        Err(OpenError::SchemaBehind(why)) => assert!(why.contains("not applied"), "{why}"),
         other => panic!("expected SchemaBehind, got {other:?}"),
     }
     Store::migrate(&settings.store).await.unwrap();

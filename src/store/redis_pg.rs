@@ -79,7 +79,7 @@ impl IngestStore for RedisPg {
             if !handlers.is_empty() {
                 if let Some(other) = self.pg.record_deliveries(ev, handlers).await? {
                     // The handlers were given another body under this ID.
-                    return self.repair(ev, owner, window, &other).await;
+                    return self.repair(ev, owner, window, &other.digest).await;
                 }
             }
             // Without handlers, the key is the whole record.
@@ -105,6 +105,12 @@ impl IngestStore for RedisPg {
             }
             Recorded::Existing { body_sha256 } => {
                 self.repair(ev, owner, window, &body_sha256).await
+            }
+            Recorded::Refused => {
+                // The original is not complete: leave its key free for its
+                // own retry (owner-checked, so never someone else's claim).
+                self.redis.release(ev, owner).await?;
+                Ok(CommitOutcome::Conflict)
             }
         }
     }

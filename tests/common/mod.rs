@@ -9,6 +9,7 @@
 
 pub mod servers;
 pub mod sink;
+pub mod store;
 
 use std::sync::Arc;
 

@@ -118,10 +118,10 @@ pub(super) async fn commit(
         .await
         .map_err(StoreError::sqlx(op))?;
     let outcome = match other {
-        Some(original) => {
-            // The row, or the deliveries the handlers were given, carry
-            // another body: key the dedup state to the original, so later
-            // copies of it are duplicates and copies of this body conflicts.
+        // The row, or the deliveries the handlers were given, carry
+        // another body: key the dedup state to the original, so later
+        // copies of it are duplicates and copies of this body conflicts.
+        Some(original) if original.in_row || !ev.is_critical() => {
             sqlx::query(
                 "UPDATE dedup_key SET body_sha256 = $4
                  WHERE provider = $1 AND tenant = $2 AND event_id = $3",
@@ -129,7 +129,22 @@ pub(super) async fn commit(
             .bind(ev.provider_name())
             .bind(ev.tenant())
             .bind(ev.event_id())
-            .bind(&original[..])
+            .bind(&original.digest[..])
+            .execute(&mut *tx)
+            .await
+            .map_err(StoreError::sqlx(op))?;
+            CommitOutcome::Conflict
+        }
+        // A critical original that only deliveries hold was never completed
+        // (`ack = "handlers"` answered 503): its key is left free, so that
+        // its own retry completes it and writes its row.
+        Some(_) => {
+            sqlx::query(
+                "DELETE FROM dedup_key WHERE provider = $1 AND tenant = $2 AND event_id = $3",
+            )
+            .bind(ev.provider_name())
+            .bind(ev.tenant())
+            .bind(ev.event_id())
             .execute(&mut *tx)
             .await
             .map_err(StoreError::sqlx(op))?;

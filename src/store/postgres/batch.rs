@@ -11,7 +11,7 @@ use super::sql::{ALIGN_ROW_WITH_DELIVERIES, RECORD_DELIVERIES, RECORD_EVENTS, RE
 use crate::provider::VerifiedWebhook;
 use crate::store::delivery::{AttemptRecord, DeliveryState, Next};
 use crate::store::group_commit::Batch;
-use crate::store::sql::other_body;
+use crate::store::sql::{other_body, OtherBody};
 use crate::store::types::ms;
 
 /// An event to record, owned so that it can wait in a group-commit batch.
@@ -34,9 +34,13 @@ impl PendingEvent {
 pub(crate) enum Recorded {
     /// New, with this body.
     Inserted,
-    /// Recorded already; the full digest of the body it is recorded with
-    /// (this one's for a duplicate, another for a conflict).
+    /// Its row exists; the full digest of the body it holds (this one's for
+    /// a duplicate, another for a conflict).
     Existing { body_sha256: Vec<u8> },
+    /// No row, but deliveries carry another body (handed to handlers under
+    /// `ack = "handlers"`, never completed): a conflict, and the original's
+    /// own retry must still be able to complete it.
+    Refused,
 }
 
 /// Bind a batch of events as the arrays `event_input!` unnests.
@@ -130,23 +134,27 @@ impl Batch for RecordBatch {
                     Some(body_sha256) => Recorded::Existing { body_sha256 },
                 },
                 // Recorded already, or its deliveries carry another body.
-                None => Recorded::Existing {
-                    body_sha256: match other_body(pool, &item.ev).await? {
-                        Some(other) => other,
-                        // Then the row holds this body. Read, not assumed:
-                        // a duplicate is answered only for a row that is
-                        // there (if it is not, this fails and is retried).
-                        None => {
-                            sqlx::query_scalar(
-                                "SELECT body_sha256 FROM processed_event
-                                 WHERE provider = $1 AND tenant = $2 AND event_id = $3",
-                            )
-                            .bind(item.ev.provider_name())
-                            .bind(item.ev.tenant())
-                            .bind(item.ev.event_id())
-                            .fetch_one(pool)
-                            .await?
-                        }
+                None => match other_body(pool, &item.ev).await? {
+                    Some(OtherBody {
+                        digest,
+                        in_row: true,
+                    }) => Recorded::Existing {
+                        body_sha256: digest,
+                    },
+                    Some(_) => Recorded::Refused,
+                    // Then the row holds this body. Read, not assumed: a
+                    // duplicate is answered only for a row that is there
+                    // (if it is not, this fails and the provider retries).
+                    None => Recorded::Existing {
+                        body_sha256: sqlx::query_scalar(
+                            "SELECT body_sha256 FROM processed_event
+                             WHERE provider = $1 AND tenant = $2 AND event_id = $3",
+                        )
+                        .bind(item.ev.provider_name())
+                        .bind(item.ev.tenant())
+                        .bind(item.ev.event_id())
+                        .fetch_one(pool)
+                        .await?,
                     },
                 },
             };
@@ -156,20 +164,20 @@ impl Batch for RecordBatch {
     }
 }
 
-/// Deliveries without a new row: `None` when recorded, else the digest of
-/// the other body the event is recorded with.
+/// Deliveries without a new row: `None` when recorded, else the other body
+/// the event is recorded with.
 #[derive(Debug)]
 pub(crate) struct DeliveryBatch;
 
 impl Batch for DeliveryBatch {
     type Item = PendingEvent;
-    type Out = Option<Vec<u8>>;
+    type Out = Option<OtherBody>;
     const OP: &'static str = "deliveries";
 
     async fn run(
         pool: &PgPool,
         items: &[PendingEvent],
-    ) -> Result<Vec<Option<Vec<u8>>>, sqlx::Error> {
+    ) -> Result<Vec<Option<OtherBody>>, sqlx::Error> {
         let rows = bind_events(sqlx::query(RECORD_DELIVERIES), items)
             .fetch_all(pool)
             .await?;

@@ -4,6 +4,7 @@
 use super::batch::{PendingEvent, Recorded};
 use super::PgStore;
 use crate::provider::VerifiedWebhook;
+use crate::store::sql::OtherBody;
 use crate::store::types::{EventKey, ProcessedEvent, QuarantinedCopy};
 use crate::store::StoreError;
 
@@ -21,13 +22,13 @@ impl PgStore {
 
     /// One pending delivery per handler for an event that gets no new row
     /// (non-critical, or `ack = "handlers"` before the commit), unless the
-    /// event is recorded with another body: then the digest of that body,
-    /// and nothing is written. Group-committed.
+    /// event is recorded with another body: then that body, and nothing is
+    /// written. Group-committed.
     pub(crate) async fn record_deliveries(
         &self,
         ev: &VerifiedWebhook,
         handlers: &[&str],
-    ) -> Result<Option<Vec<u8>>, StoreError> {
+    ) -> Result<Option<OtherBody>, StoreError> {
         self.deliveries
             .submit(PendingEvent::new(ev, handlers))
             .await

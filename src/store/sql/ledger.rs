@@ -16,7 +16,7 @@ use crate::store::StoreError;
 /// released claim). Rows written before migration 0003 carry no digest;
 /// they are compared by body, and their body is returned to hash.
 const OTHER_BODY: &str = "
-    SELECT body_sha256, body FROM (
+    SELECT rank, body_sha256, body FROM (
         SELECT 0 AS rank, body_sha256, NULL AS body FROM processed_event
         WHERE provider = $1 AND tenant = $2 AND event_id = $3 AND body_sha256 <> $4
         UNION ALL
@@ -27,37 +27,51 @@ const OTHER_BODY: &str = "
     ORDER BY rank LIMIT 1";
 
 #[derive(FromRow)]
-pub(crate) struct OtherBody {
+pub(crate) struct OtherBodyRow {
+    rank: i32,
     body_sha256: Option<Vec<u8>>,
     body: Option<Vec<u8>>,
 }
 
-impl OtherBody {
-    /// The full SHA-256 of the other body.
-    fn digest(self) -> Vec<u8> {
-        match (self.body_sha256, self.body) {
-            (Some(digest), _) => digest,
-            (None, body) => Sha256::digest(body.unwrap_or_default()).to_vec(),
+/// Another body an event ID is recorded with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OtherBody {
+    /// Its full SHA-256.
+    pub(crate) digest: Vec<u8>,
+    /// Whether a `processed_event` row holds it (else only deliveries do:
+    /// the event was handed to handlers but never completed, so its own
+    /// retry must still be able to complete it and write the row).
+    pub(crate) in_row: bool,
+}
+
+impl From<OtherBodyRow> for OtherBody {
+    fn from(r: OtherBodyRow) -> Self {
+        OtherBody {
+            digest: match (r.body_sha256, r.body) {
+                (Some(digest), _) => digest,
+                (None, body) => Sha256::digest(body.unwrap_or_default()).to_vec(),
+            },
+            in_row: r.rank == 0,
         }
     }
 }
 
-/// The digest of the body `ev`'s event ID is recorded with, when that is
-/// not `ev`'s body: `Some` means `ev` is a conflict. Takes any executor, so
+/// The body `ev`'s event ID is recorded with, when that is not `ev`'s
+/// body: `Some` means `ev` is a conflict. Takes any executor, so
 /// that a transaction can read it before it writes.
 pub(crate) async fn other_body<'e, DB, E>(
     ex: E,
     ev: &VerifiedWebhook,
-) -> Result<Option<Vec<u8>>, sqlx::Error>
+) -> Result<Option<OtherBody>, sqlx::Error>
 where
     DB: Dialect,
     E: Executor<'e, Database = DB>,
     for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
     for<'q> &'q str: Encode<'q, DB> + Type<DB>,
     for<'q> &'q [u8]: Encode<'q, DB> + Type<DB>,
-    OtherBody: for<'r> FromRow<'r, DB::Row>,
+    OtherBodyRow: for<'r> FromRow<'r, DB::Row>,
 {
-    let row: Option<OtherBody> = sqlx::query_as(OTHER_BODY)
+    let row: Option<OtherBodyRow> = sqlx::query_as(OTHER_BODY)
         .bind(ev.provider_name())
         .bind(ev.tenant())
         .bind(ev.event_id())
@@ -65,7 +79,7 @@ where
         .bind(&ev.body()[..])
         .fetch_optional(ex)
         .await?;
-    Ok(row.map(OtherBody::digest))
+    Ok(row.map(OtherBody::from))
 }
 
 impl<DB> Tables<DB>

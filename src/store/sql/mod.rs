@@ -10,7 +10,7 @@
 mod ledger;
 mod queue;
 
-pub(crate) use ledger::other_body;
+pub(crate) use ledger::{other_body, OtherBody};
 
 use sqlx::{Database, Pool, Postgres, Sqlite};
 

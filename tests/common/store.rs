@@ -8,7 +8,7 @@ use hookline::config::{self, Settings};
 use hookline::provider::{verify_request, VerifiedWebhook};
 use hookline::store::Store;
 
-use super::{now, test_config, AppOptions, Backend, StoreGuard, Webhook};
+use super::{drop_keys, now, test_config, AppOptions, Backend, StoreGuard, Webhook};
 
 /// Event types the contract suite's providers record in `processed_event`;
 /// every other type is deduplicated within the window only.
@@ -38,6 +38,12 @@ pub async fn open_store(backend: Backend) -> TestStore {
         backend,
         _dir: dir,
         _guard: guard,
+    }
+}
+
+impl Drop for TestStore {
+    fn drop(&mut self) {
+        drop_keys(&self.settings, self.backend);
     }
 }
 

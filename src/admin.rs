@@ -74,8 +74,18 @@ fn authorize(req: &HttpRequest, state: &AppState) -> Option<HttpResponse> {
     })
 }
 
+/// A store error as an answer: input the store cannot hold (such as a NUL
+/// character in a filter) is the caller's, 400; anything else is an outage,
+/// logged here, once, and answered 503.
 fn unavailable(e: crate::store::StoreError) -> HttpResponse {
-    tracing::error!(error = %e, "admin: store failure");
+    if e.is_input() {
+        return problem(
+            StatusCode::BAD_REQUEST,
+            "invalid_input",
+            "the request holds a value that cannot be stored or looked up (such as a NUL character)",
+        );
+    }
+    tracing::error!(op = e.op(), error = %e.chain(), "admin: store failure");
     problem(
         StatusCode::SERVICE_UNAVAILABLE,
         "store_unavailable",

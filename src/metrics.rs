@@ -99,7 +99,7 @@ impl Metrics {
                 self.pending.set(depth.pending as i64);
                 self.dead.set(depth.dead as i64);
             }
-            Err(e) => tracing::warn!(error = %e, "queue depth unavailable for /metrics"),
+            Err(e) => tracing::warn!(error = %e.chain(), "queue depth unavailable for /metrics"),
         }
         let mut out = Vec::new();
         let _ = TextEncoder::new().encode(&self.registry.gather(), &mut out);

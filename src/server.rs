@@ -24,7 +24,7 @@ use crate::delivery::worker::Workers;
 use crate::metrics::Metrics;
 use crate::provider::{verify_request, HeaderLookup, Rejection, VerifiedWebhook, VerifyError};
 use crate::store::delivery::{DeliveryFilter, DeliveryState};
-use crate::store::{ClaimOutcome, CommitOutcome, Store, StoreError};
+use crate::store::{ClaimOutcome, CommitOutcome, RecordOutcome, Store, StoreError};
 
 /// How often `ack = "handlers"` looks at the deliveries while it waits.
 const ACK_POLL: Duration = Duration::from_millis(20);
@@ -66,7 +66,11 @@ pub enum ApiError {
     #[error("this event ID was already received with a different body")]
     Conflict,
     #[error("a store is unavailable; retry later")]
-    StoreUnavailable,
+    StoreUnavailable(#[source] StoreError),
+    /// The store cannot hold the request's data (PostgreSQL refuses a NUL
+    /// character in text): a retry sends the same bytes, so it is final.
+    #[error("the event holds data that cannot be stored (such as a NUL character)")]
+    Unstorable(#[source] StoreError),
     #[error("not every handler acknowledged the event in time; retry later")]
     NotAcknowledged,
 }
@@ -88,10 +92,12 @@ impl ApiError {
                 "timestamp_out_of_tolerance"
             }
             ApiError::Rejected(Rejection::MissingEventId) => "missing_event_id",
-            ApiError::Rejected(Rejection::MalformedPayload) => "malformed_payload",
+            ApiError::Rejected(Rejection::MalformedPayload) | ApiError::Unstorable(_) => {
+                "malformed_payload"
+            }
             ApiError::InProgress { .. } => "in_progress",
             ApiError::Conflict => "event_id_conflict",
-            ApiError::StoreUnavailable => "store_unavailable",
+            ApiError::StoreUnavailable(_) => "store_unavailable",
             ApiError::NotAcknowledged => "not_acknowledged",
         }
     }
@@ -111,7 +117,7 @@ impl ApiError {
     fn retry_after(&self) -> Option<Duration> {
         match self {
             ApiError::InProgress { retry_after } => Some(*retry_after),
-            ApiError::StoreUnavailable | ApiError::NotAcknowledged => Some(STORE_RETRY_AFTER),
+            ApiError::StoreUnavailable(_) | ApiError::NotAcknowledged => Some(STORE_RETRY_AFTER),
             _ => None,
         }
     }
@@ -132,12 +138,12 @@ impl ResponseError for ApiError {
         match self {
             ApiError::UnknownProvider(_) | ApiError::UnknownTenant { .. } => StatusCode::NOT_FOUND,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::BodyRead => StatusCode::BAD_REQUEST,
+            ApiError::BodyRead | ApiError::Unstorable(_) => StatusCode::BAD_REQUEST,
             ApiError::Rejected(Rejection::Verify(_)) => StatusCode::UNAUTHORIZED,
             ApiError::Rejected(_) => StatusCode::BAD_REQUEST,
             ApiError::InProgress { .. } => StatusCode::CONFLICT,
             ApiError::Conflict => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::StoreUnavailable | ApiError::NotAcknowledged => {
+            ApiError::StoreUnavailable(_) | ApiError::NotAcknowledged => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
         }
@@ -162,10 +168,15 @@ impl ResponseError for ApiError {
     }
 }
 
+/// Input the store refuses is the request's fault (400, final); anything
+/// else is the store's (503, retried). Logged once, by [`receive`].
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
-        tracing::error!(error = %e, "store failure");
-        ApiError::StoreUnavailable
+        if e.is_input() {
+            ApiError::Unstorable(e)
+        } else {
+            ApiError::StoreUnavailable(e)
+        }
     }
 }
 
@@ -252,6 +263,10 @@ async fn receive(
         Err(e) => e.code(),
     };
     span.record("outcome", outcome);
+    // The one place a request's store failure is logged, with its causes.
+    if let Err(ApiError::StoreUnavailable(e)) = &result {
+        span.in_scope(|| tracing::error!(op = e.op(), error = %e.chain(), "store failure"));
+    }
     // Labels come from configured names only: an attacker's path must not
     // create new time series.
     let (p, t) = match &result {
@@ -352,11 +367,16 @@ async fn handle(
         if let Err(e) = wait_for_acks(state, &ev, &handlers, provider.ack_timeout).await {
             // Not every handler acknowledged in time: give the key back so
             // the provider's retry is accepted; the deliveries stay queued,
-            // and one already acknowledged is not made again.
+            // and one already acknowledged is not made again. They keep
+            // their body's digest, so a retry with another body is a
+            // conflict, not an acceptance.
             if let Err(release) = store.release(&ev, &owner).await {
-                tracing::warn!(error = %release, "could not release the claim");
+                tracing::warn!(error = %release.chain(), "could not release the claim");
             }
-            return Err(e);
+            return match e {
+                ApiError::Conflict => conflict(store, &ev).await,
+                e => Err(e),
+            };
         }
     }
     match store.commit(&ev, &owner, provider.window, &handlers).await {
@@ -377,7 +397,7 @@ async fn handle(
             // Give the key back so the provider's retry is not blocked for
             // in_progress_ttl; if that fails too, the TTL frees it.
             if let Err(release) = store.release(&ev, &owner).await {
-                tracing::warn!(error = %release, "could not release the claim");
+                tracing::warn!(error = %release.chain(), "could not release the claim");
             }
             Err(e.into())
         }
@@ -385,14 +405,18 @@ async fn handle(
 }
 
 /// `ack = "handlers"`: record the deliveries, wake the workers, and wait
-/// until every one of them is acknowledged, or the deadline passes.
+/// until every one of them is acknowledged, or the deadline passes. The
+/// event's deliveries already carrying another body (an earlier request
+/// under this ID, whose claim was released) is a [`ApiError::Conflict`].
 async fn wait_for_acks(
     state: &AppState,
     ev: &VerifiedWebhook,
     handlers: &[&str],
     deadline: Duration,
 ) -> Result<(), ApiError> {
-    state.store.record_deliveries(ev, handlers).await?;
+    if state.store.record_pending(ev, handlers).await? == RecordOutcome::Conflict {
+        return Err(ApiError::Conflict);
+    }
     if let Some(wake) = &state.wake {
         wake.notify_one();
     }
@@ -447,7 +471,7 @@ async fn readyz(state: web::Data<AppState>) -> HttpResponse {
     match state.store.ping().await {
         Ok(()) => HttpResponse::Ok().json(serde_json::json!({"status": "ready"})),
         Err(e) => {
-            tracing::warn!(error = %e, "not ready");
+            tracing::warn!(error = %e.chain(), "not ready");
             HttpResponse::ServiceUnavailable()
                 .insert_header((header::RETRY_AFTER, STORE_RETRY_AFTER.as_secs().to_string()))
                 .json(serde_json::json!({"status": "unavailable"}))
@@ -620,7 +644,7 @@ async fn purge_loop(store: Store) {
         match store.purge_expired().await {
             Ok(0) => {}
             Ok(n) => tracing::debug!(removed = n, "expired dedup keys purged"),
-            Err(e) => tracing::warn!(error = %e, "purge failed"),
+            Err(e) => tracing::warn!(error = %e.chain(), "purge failed"),
         }
     }
 }

@@ -5,29 +5,14 @@ mod common;
 
 use std::time::Duration;
 
-use common::{now, spawn_app, Backend, Webhook};
-use hookline::provider::{verify_request, VerifiedWebhook};
+use common::store::verified;
+use common::{spawn_app, Backend, Webhook};
 use hookline::store::{ClaimOutcome, CommitOutcome};
-
-/// Verify a signed test webhook the way the server does.
-fn verified(app: &common::TestApp, w: &Webhook, route: &str, tenant: &str) -> VerifiedWebhook {
-    let provider = app.settings.providers.get(route).unwrap();
-    verify_request(
-        provider,
-        provider.tenants.get(tenant).unwrap(),
-        &w.headers,
-        w.body.clone().into(),
-        "",
-        None,
-        now(),
-    )
-    .expect("verifies")
-}
 
 async fn expired_claim_is_reclaimable_and_stale_owner_cannot_complete(backend: Backend) {
     let app = spawn_app(backend).await;
     let w = Webhook::new("stripe", "acme", "evt_crash", "charge.succeeded", "x");
-    let ev = verified(&app, &w, "stripe", "acme");
+    let ev = verified(&app.settings, &w);
     let ttl = Duration::from_millis(300);
     let window = Duration::from_secs(3600);
 
@@ -86,7 +71,7 @@ async fn expired_claim_is_reclaimable_and_stale_owner_cannot_complete(backend: B
 async fn released_claim_is_free_again(backend: Backend) {
     let app = spawn_app(backend).await;
     let w = Webhook::new("github", "acme", "delivery-1", "push", "x");
-    let ev = verified(&app, &w, "github", "acme");
+    let ev = verified(&app.settings, &w);
     let ttl = Duration::from_secs(30);
     let ClaimOutcome::Owned(owner) = app.store.claim(&ev, ttl).await.unwrap() else {
         panic!("owned");
@@ -106,7 +91,7 @@ async fn released_claim_is_free_again(backend: Backend) {
 async fn completed_key_suppresses_for_the_window_only(backend: Backend) {
     let app = spawn_app(backend).await;
     let w = Webhook::new("slack", "acme", "Ev1", "app_mention", "x");
-    let ev = verified(&app, &w, "slack", "acme");
+    let ev = verified(&app.settings, &w);
     let ttl = Duration::from_secs(30);
     let ClaimOutcome::Owned(owner) = app.store.claim(&ev, ttl).await.unwrap() else {
         panic!("owned");

@@ -375,6 +375,14 @@ async fn operators_see_and_redrive_through_admin_api_and_metrics(backend: Backen
         event["deliveries"][0]["attempts"][0]["status"], 400,
         "{event}"
     );
+    // The report also says when the row was written, what the dedup record
+    // holds and that nothing was quarantined.
+    assert!(
+        event["processed_event"]["received_at"].is_string(),
+        "{event}"
+    );
+    assert_eq!(event["dedup"]["state"], "completed", "{event}");
+    assert_eq!(event["quarantined"], serde_json::json!([]), "{event}");
     assert_eq!(
         get("/admin/events/stripe/acme/nope", Some(ADMIN_TOKEN))
             .await
@@ -486,6 +494,11 @@ async fn dead_letters_cli_lists_and_replays(backend: Backend) {
         .map(|a| a["status"].clone())
         .collect();
     assert_eq!(attempts, [serde_json::json!(410), serde_json::json!(200)]);
+    assert_eq!(shown["dedup"]["state"], "completed", "{shown}");
+    assert!(
+        shown["processed_event"]["received_at"].is_string(),
+        "{shown}"
+    );
     assert_eq!(
         run(&["events", "show", "stripe", "acme", "nope"])
             .status

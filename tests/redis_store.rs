@@ -7,14 +7,13 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::Bytes;
 use hookline::config::{self, Settings};
-use hookline::provider::{verify_request, HeaderLookup, VerifiedWebhook};
-use hookline::store::{ClaimOutcome, CommitOutcome, Store, StoreError};
+use hookline::store::{ClaimOutcome, CommitOutcome, OpenError, Store};
 
 use common::servers::{
     config_text, prefix, redis_store_section, spawn_from_text, RedisCluster, RedisServer,
 };
+use common::store::verified;
 use common::{redis_url, TestApp, TestDatabase, Webhook};
 
 const CRITICAL: &str = r#"["payment_intent.*"]"#;
@@ -134,40 +133,12 @@ async fn serve_refuses_a_schema_that_is_behind_until_migrated() {
     );
     let settings = config::from_toml_str("t.toml", &config_text(&store, CRITICAL, "5s")).unwrap();
     match Store::connect(&settings.store).await {
-        Err(StoreError::SchemaBehind(why)) => assert!(why.contains("not applied"), "{why}"),
+        Err(OpenError::SchemaBehind(why)) => assert!(why.contains("not applied"), "{why}"),
         other => panic!("expected SchemaBehind, got {other:?}"),
     }
     Store::migrate(&settings.store).await.unwrap();
     Store::migrate(&settings.store).await.expect("idempotent");
     Store::connect(&settings.store).await.expect("migrated");
-}
-
-/// Header lookup over the test's own header list.
-struct Headers(Vec<(String, String)>);
-
-impl HeaderLookup for Headers {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-fn verified(settings: &Settings, w: &Webhook) -> VerifiedWebhook {
-    let mut parts = w.path.trim_start_matches("/webhooks/").split('/');
-    let provider = settings.providers[parts.next().unwrap()].clone();
-    let tenant = &provider.tenants[parts.next().unwrap()];
-    verify_request(
-        &provider,
-        tenant,
-        &Headers(w.headers.clone()),
-        Bytes::from(w.body.clone()),
-        "http://localhost/",
-        None,
-        chrono::Utc::now().timestamp(),
-    )
-    .expect("verifies")
 }
 
 async fn store_on(redis: &RedisServer) -> (Store, Arc<Settings>, TestDatabase) {

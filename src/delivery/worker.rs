@@ -15,6 +15,7 @@ use super::policy::{classify, Verdict};
 use crate::config::{DeliverySettings, Handler};
 use crate::metrics::Metrics;
 use crate::store::delivery::{AttemptRecord, Leased, Next};
+use crate::store::retry::{with_retries, OUTCOME_SCHEDULE};
 use crate::store::{now_ms, Store};
 
 /// Longest wait for more free slots before leasing for fewer.
@@ -105,7 +106,7 @@ impl Workers {
                     }
                 }
                 Err(e) => {
-                    tracing::warn!(error = %e, "could not lease deliveries");
+                    tracing::warn!(error = %e.chain(), "could not lease deliveries");
                     tokio::select! {
                         _ = shutdown.cancelled() => break,
                         _ = tokio::time::sleep(self.settings.poll_interval) => {}
@@ -217,25 +218,21 @@ impl Workers {
         // A store hiccup must not lose the outcome: retry a few times; if
         // it still fails, the lease expires and the delivery is attempted
         // again (at least once, never zero times).
-        for wait in [0u64, 100, 500, 2000] {
-            tokio::time::sleep(Duration::from_millis(wait)).await;
-            match self
-                .store
-                .finish_delivery(d, &self.owner, &record, next)
-                .await
-            {
-                Ok(true) => return,
-                Ok(false) => {
-                    tracing::warn!(
-                        delivery = d.id,
-                        "lease lost before the outcome was recorded"
-                    );
-                    return;
-                }
-                Err(e) => {
-                    tracing::warn!(delivery = d.id, error = %e, "could not record the outcome")
-                }
-            }
+        let recorded = with_retries(&OUTCOME_SCHEDULE, || {
+            self.store.finish_delivery(d, &self.owner, &record, next)
+        })
+        .await;
+        match recorded {
+            Ok(true) => {}
+            Ok(false) => tracing::warn!(
+                delivery = d.id,
+                "lease lost before the outcome was recorded"
+            ),
+            Err(e) => tracing::error!(
+                delivery = d.id,
+                error = %e.chain(),
+                "could not record the outcome; the delivery is attempted again after its lease"
+            ),
         }
     }
 }

@@ -117,9 +117,7 @@ pub struct QueueDepth {
 }
 
 pub(crate) fn rfc3339_ms(ms: i64) -> String {
-    chrono::DateTime::from_timestamp_millis(ms)
-        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
-        .unwrap_or_default()
+    super::types::at_ms(ms).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
 /// Columns every delivery listing selects (both SQL dialects).
@@ -131,88 +129,112 @@ pub(crate) const DELIVERY_COLUMNS: &str =
 pub(crate) const LEASED_COLUMNS: &str =
     "id, provider, tenant, event_id, handler, event_type, content_type, body, attempts, created_ms";
 
-/// Row mappings shared by the SQLite and PostgreSQL queues (integer columns
-/// are read as the widest type each database returns).
-macro_rules! delivery_view {
-    ($r:expr, $int:ty) => {{
-        use sqlx::Row as _;
-        let r = $r;
-        let state = $crate::store::delivery::DeliveryState::parse(r.get::<&str, _>("state"))
-            .unwrap_or($crate::store::delivery::DeliveryState::Pending);
-        $crate::store::delivery::DeliveryView {
-            id: r.get("id"),
-            provider: r.get("provider"),
-            tenant: r.get("tenant"),
-            event_id: r.get("event_id"),
-            handler: r.get("handler"),
-            event_type: r.get("event_type"),
+/// A `delivery` row as listed. Integer columns are read as `i32`, which
+/// both PostgreSQL's INTEGER and SQLite's 64-bit integers decode to.
+#[derive(sqlx::FromRow)]
+pub(crate) struct DeliveryRow {
+    id: i64,
+    provider: String,
+    tenant: String,
+    event_id: String,
+    handler: String,
+    event_type: String,
+    state: String,
+    attempts: i32,
+    next_attempt_ms: i64,
+    last_status: Option<i32>,
+    last_error: Option<String>,
+    created_ms: i64,
+    updated_ms: i64,
+}
+
+impl From<DeliveryRow> for DeliveryView {
+    fn from(r: DeliveryRow) -> Self {
+        // The CHECK constraint allows only the three states.
+        let state = DeliveryState::parse(&r.state).unwrap_or(DeliveryState::Pending);
+        DeliveryView {
+            id: r.id,
+            provider: r.provider,
+            tenant: r.tenant,
+            event_id: r.event_id,
+            handler: r.handler,
+            event_type: r.event_type,
             state,
-            attempts: r.get::<$int, _>("attempts") as u32,
-            next_attempt_at: (state == $crate::store::delivery::DeliveryState::Pending)
-                .then(|| $crate::store::delivery::rfc3339_ms(r.get("next_attempt_ms"))),
-            last_status: r.get::<Option<$int>, _>("last_status").map(|s| s as u16),
-            last_error: r.get("last_error"),
-            created_at: $crate::store::delivery::rfc3339_ms(r.get("created_ms")),
-            updated_at: $crate::store::delivery::rfc3339_ms(r.get("updated_ms")),
+            attempts: r.attempts as u32,
+            // Only a pending delivery has a next attempt.
+            next_attempt_at: (state == DeliveryState::Pending)
+                .then(|| rfc3339_ms(r.next_attempt_ms)),
+            last_status: r.last_status.map(|s| s as u16),
+            last_error: r.last_error,
+            created_at: rfc3339_ms(r.created_ms),
+            updated_at: rfc3339_ms(r.updated_ms),
         }
-    }};
+    }
 }
 
-macro_rules! leased {
-    ($r:expr, $int:ty) => {{
-        use sqlx::Row as _;
-        let r = $r;
-        $crate::store::delivery::Leased {
-            id: r.get("id"),
-            provider: r.get("provider"),
-            tenant: r.get("tenant"),
-            event_id: r.get("event_id"),
-            handler: r.get("handler"),
-            event_type: r.get("event_type"),
-            content_type: r.get("content_type"),
-            body: bytes::Bytes::from(r.get::<Vec<u8>, _>("body")),
-            attempts: r.get::<$int, _>("attempts") as u32,
-            created_ms: r.get("created_ms"),
-        }
-    }};
+/// A `delivery` row as leased.
+#[derive(sqlx::FromRow)]
+pub(crate) struct LeasedRow {
+    id: i64,
+    provider: String,
+    tenant: String,
+    event_id: String,
+    handler: String,
+    event_type: String,
+    content_type: Option<String>,
+    body: Vec<u8>,
+    attempts: i32,
+    created_ms: i64,
 }
 
-macro_rules! attempt_view {
-    ($r:expr, $int:ty) => {{
-        use sqlx::Row as _;
-        let r = $r;
-        $crate::store::delivery::AttemptView {
-            attempt: r.get::<$int, _>("attempt") as u32,
-            started_at: $crate::store::delivery::rfc3339_ms(r.get("started_ms")),
-            status: r.get::<Option<$int>, _>("status").map(|s| s as u16),
-            latency_ms: r.get::<i64, _>("latency_ms") as u64,
-            response_body: r.get("response_body"),
-            error: r.get("error"),
+impl From<LeasedRow> for Leased {
+    fn from(r: LeasedRow) -> Self {
+        Leased {
+            id: r.id,
+            provider: r.provider,
+            tenant: r.tenant,
+            event_id: r.event_id,
+            handler: r.handler,
+            event_type: r.event_type,
+            content_type: r.content_type,
+            body: bytes::Bytes::from(r.body),
+            attempts: r.attempts as u32,
+            created_ms: r.created_ms,
         }
-    }};
+    }
 }
 
-/// Append the filter's conditions (`AND col = ?`) to a query.
-macro_rules! push_filter {
-    ($q:expr, $f:expr) => {{
-        let (q, f) = ($q, $f);
-        if let Some(id) = f.id {
-            q.push(" AND id = ").push_bind(id);
-        }
-        if let Some(s) = f.state {
-            q.push(" AND state = ").push_bind(s.as_str());
-        }
-        for (col, v) in [
-            ("provider", &f.provider),
-            ("tenant", &f.tenant),
-            ("handler", &f.handler),
-            ("event_id", &f.event_id),
-        ] {
-            if let Some(v) = v {
-                q.push(format!(" AND {col} = ")).push_bind(v.as_str());
-            }
-        }
-    }};
+/// A `delivery_attempt` row.
+#[derive(sqlx::FromRow)]
+pub(crate) struct AttemptRow {
+    attempt: i32,
+    started_ms: i64,
+    status: Option<i32>,
+    latency_ms: i64,
+    response_body: Option<String>,
+    error: Option<String>,
 }
 
-pub(crate) use {attempt_view, delivery_view, leased, push_filter};
+impl From<AttemptRow> for AttemptView {
+    fn from(r: AttemptRow) -> Self {
+        AttemptView {
+            attempt: r.attempt as u32,
+            started_at: rfc3339_ms(r.started_ms),
+            status: r.status.map(|s| s as u16),
+            latency_ms: r.latency_ms.max(0) as u64,
+            response_body: r.response_body,
+            error: r.error,
+        }
+    }
+}
+
+impl AttemptRecord {
+    /// The texts of the attempt as a store can hold them: PostgreSQL
+    /// refuses a NUL character in text, and a handler's answer may carry
+    /// one. Refusing would lose the outcome and call the handler again, so
+    /// NUL is kept visible as U+FFFD instead, on every backend alike.
+    pub(crate) fn storable(&self) -> (String, Option<String>) {
+        let clean = |s: &str| s.replace('\0', "\u{FFFD}");
+        (clean(&self.response_body), self.error.as_deref().map(clean))
+    }
+}

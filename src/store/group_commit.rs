@@ -136,28 +136,21 @@ async fn execute<B: Batch>(pool: &PgPool, jobs: Vec<Job<B>>) {
             for (item, reply) in items.iter().zip(replies) {
                 let one = B::run(pool, std::slice::from_ref(item))
                     .await
-                    .map_err(StoreError::unavailable(B::OP))
+                    .map_err(StoreError::sqlx(B::OP))
                     .and_then(|outs| outs.into_iter().next().ok_or_else(|| no_answer::<B>()));
                 let _ = reply.send(one);
             }
         }
         Err(e) => {
-            let message = e.to_string();
             for reply in replies {
-                let _ = reply.send(Err(StoreError::Unavailable {
-                    op: B::OP,
-                    source: message.clone().into(),
-                }));
+                let _ = reply.send(Err(StoreError::shared(B::OP, &e)));
             }
         }
     }
 }
 
 fn no_answer<B: Batch>() -> StoreError {
-    StoreError::Unavailable {
-        op: B::OP,
-        source: "the statement returned no answer for a write".into(),
-    }
+    StoreError::internal(B::OP, "the statement returned no answer for a write")
 }
 
 #[cfg(test)]
@@ -230,7 +223,8 @@ mod tests {
         let mut answers = answers.into_iter();
         assert_eq!(answers.next().unwrap().await.unwrap().unwrap(), 20);
         match answers.next().unwrap().await.unwrap() {
-            Err(StoreError::Unavailable { op: "divide", .. }) => {}
+            // Division by zero is no outage: retrying cannot fix it.
+            Err(e) if e.op() == "divide" && !e.is_retryable() => {}
             other => panic!("the bad write must fail on its own, got {other:?}"),
         }
         assert_eq!(answers.next().unwrap().await.unwrap().unwrap(), 5);

@@ -9,6 +9,7 @@
 
 pub mod servers;
 pub mod sink;
+pub mod store;
 
 use std::sync::Arc;
 
@@ -425,42 +426,46 @@ impl TestApp {
 }
 
 impl Drop for TestApp {
-    /// Delete the test's keys from a single Redis (they would otherwise
-    /// linger for the test window). Best effort and bounded: the server may
-    /// be stopped, frozen or a black hole by now.
     fn drop(&mut self) {
-        use secrecy::ExposeSecret;
-        let store = &self.settings.store;
-        let Some(url) = store
-            .redis_url
-            .as_ref()
-            .map(|u| u.expose_secret().to_owned())
-        else {
-            return;
-        };
-        if self.backend != Backend::Redis || url.starts_with("redis+cluster://") {
-            return;
-        }
-        let pattern = format!("{}:*", store.key_prefix);
-        let limit = std::time::Duration::from_millis(300);
-        let clean = move || -> redis::RedisResult<()> {
-            let mut conn = redis::Client::open(url.as_str())?.get_connection_with_timeout(limit)?;
-            conn.set_read_timeout(Some(limit))?;
-            conn.set_write_timeout(Some(limit))?;
-            // KEYS, not SCAN: a test Redis with a small keyspace.
-            let keys: Vec<String> = redis::cmd("KEYS").arg(&pattern).query(&mut conn)?;
-            if !keys.is_empty() {
-                redis::cmd("DEL").arg(keys).exec(&mut conn)?;
-            }
-            Ok(())
-        };
-        // On a thread of its own, waited for at most a second: the client's
-        // connection handshake has no timeout, and a black hole never
-        // answers it. A thread left hanging ends with the test process.
-        let (done, wait) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let _ = done.send(clean());
-        });
-        let _ = wait.recv_timeout(std::time::Duration::from_secs(1));
+        drop_keys(&self.settings, self.backend);
     }
+}
+
+/// Delete a test's keys from a single Redis (they would otherwise linger
+/// for the test window; a cluster lives for one run only). Best effort and
+/// bounded: the server may be stopped, frozen or a black hole by now.
+pub fn drop_keys(settings: &Settings, backend: Backend) {
+    use secrecy::ExposeSecret;
+    let store = &settings.store;
+    let Some(url) = store
+        .redis_url
+        .as_ref()
+        .map(|u| u.expose_secret().to_owned())
+    else {
+        return;
+    };
+    if backend != Backend::Redis || url.starts_with("redis+cluster://") {
+        return;
+    }
+    let pattern = format!("{}:*", store.key_prefix);
+    let limit = std::time::Duration::from_millis(300);
+    let clean = move || -> redis::RedisResult<()> {
+        let mut conn = redis::Client::open(url.as_str())?.get_connection_with_timeout(limit)?;
+        conn.set_read_timeout(Some(limit))?;
+        conn.set_write_timeout(Some(limit))?;
+        // KEYS, not SCAN: a test Redis with a small keyspace.
+        let keys: Vec<String> = redis::cmd("KEYS").arg(&pattern).query(&mut conn)?;
+        if !keys.is_empty() {
+            redis::cmd("DEL").arg(keys).exec(&mut conn)?;
+        }
+        Ok(())
+    };
+    // On a thread of its own, waited for at most a second: the client's
+    // connection handshake has no timeout, and a black hole never answers
+    // it. A thread left hanging ends with the test process.
+    let (done, wait) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(clean());
+    });
+    let _ = wait.recv_timeout(std::time::Duration::from_secs(1));
 }

@@ -16,8 +16,8 @@ use redis::{Cmd, Pipeline, RedisFuture, Value};
 use secrecy::ExposeSecret;
 use tokio::sync::OnceCell;
 
-use super::StoreError;
-use crate::config::StoreSettings;
+use super::RedisOptions;
+use crate::store::{OpenError, StoreError};
 
 /// The scheme that selects Redis Cluster from `store.redis_url`.
 const CLUSTER_SCHEME: &str = "redis+cluster://";
@@ -86,11 +86,11 @@ impl fmt::Debug for RedisConn {
     }
 }
 
-fn bad_url() -> StoreError {
+fn bad_url() -> OpenError {
     // The parser's message could quote the URL; say which key is wrong only.
-    StoreError::Unavailable {
-        op: "open",
-        source: "store.redis_url / store.redis_cluster is not a valid Redis URL".into(),
+    OpenError::Setting {
+        key: "store.redis_url / store.redis_cluster",
+        reason: "not a valid Redis URL",
     }
 }
 
@@ -104,17 +104,17 @@ fn client_url(url: &str) -> (String, bool) {
 
 impl RedisConn {
     /// Build the client from the settings; does not connect.
-    pub fn new(settings: &StoreSettings) -> Result<Self, StoreError> {
-        let timeout = settings.timeout;
-        let target = if !settings.redis_cluster.is_empty() {
-            let nodes: Vec<String> = settings
-                .redis_cluster
+    pub fn new(opts: &RedisOptions) -> Result<Self, OpenError> {
+        let timeout = opts.timeout;
+        let target = if !opts.cluster.is_empty() {
+            let nodes: Vec<String> = opts
+                .cluster
                 .iter()
                 .map(|u| client_url(u.expose_secret()).0)
                 .collect();
             Target::Cluster(cluster_client(nodes, timeout)?)
         } else {
-            let url = settings.redis_url.as_ref().ok_or_else(bad_url)?;
+            let url = opts.url.as_ref().ok_or_else(bad_url)?;
             match client_url(url.expose_secret()) {
                 (url, true) => Target::Cluster(cluster_client(vec![url], timeout)?),
                 (url, false) => {
@@ -157,12 +157,12 @@ impl RedisConn {
                 }
             })
             .await
-            .map_err(unavailable("connect"))?;
+            .map_err(StoreError::redis("connect"))?;
         Ok(conn.clone())
     }
 }
 
-fn cluster_client(nodes: Vec<String>, timeout: Duration) -> Result<ClusterClient, StoreError> {
+fn cluster_client(nodes: Vec<String>, timeout: Duration) -> Result<ClusterClient, OpenError> {
     ClusterClient::builder(nodes)
         .connection_timeout(timeout)
         .response_timeout(timeout)
@@ -171,12 +171,4 @@ fn cluster_client(nodes: Vec<String>, timeout: Duration) -> Result<ClusterClient
         .retries(2)
         .build()
         .map_err(|_| bad_url())
-}
-
-/// Classify a Redis failure: every one is a 503 to the provider.
-pub(crate) fn unavailable(op: &'static str) -> impl FnOnce(redis::RedisError) -> StoreError {
-    move |e| StoreError::Unavailable {
-        op,
-        source: Box::new(e),
-    }
 }

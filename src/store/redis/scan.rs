@@ -6,8 +6,8 @@ use redis::aio::ConnectionLike;
 use redis::cluster_async::ClusterConnection;
 use redis::cluster_routing::{RoutingInfo, SingleNodeRoutingInfo};
 
-use super::redis_conn::{unavailable, Conn};
-use super::StoreError;
+use super::conn::Conn;
+use crate::store::StoreError;
 
 /// Keys matching `pattern`.
 pub async fn count_keys(conn: Conn, pattern: &str) -> Result<u64, StoreError> {
@@ -40,7 +40,7 @@ async fn scan_node<C: ConnectionLike + Send>(c: &mut C, pattern: &str) -> Result
             .arg(1000)
             .query_async(c)
             .await
-            .map_err(unavailable("inventory"))?;
+            .map_err(StoreError::redis("inventory"))?;
         total += keys.len() as u64;
         if next == 0 {
             return Ok(total);
@@ -55,7 +55,7 @@ async fn masters(mut c: ClusterConnection) -> Result<Vec<(String, u16)>, StoreEr
         .arg("NODES")
         .query_async(&mut c)
         .await
-        .map_err(unavailable("inventory"))?;
+        .map_err(StoreError::redis("inventory"))?;
     // Each line: `<id> <ip:port@cport[,hostname]> <flags> ...`.
     Ok(text
         .lines()

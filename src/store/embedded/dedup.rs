@@ -1,0 +1,309 @@
+//! The embedded store's dedup state (`dedup_key`) and the transactions that
+//! move it, each one SQLite transaction with the records it writes.
+//!
+//! Write transactions begin IMMEDIATE: they take the file's write lock
+//! first (waiting up to `busy_timeout` for another process, such as the
+//! CLI), so a read inside them is never overtaken by another writer.
+
+use std::time::Duration;
+
+use sqlx::{Sqlite, SqlitePool, Transaction};
+
+use crate::provider::VerifiedWebhook;
+use crate::store::sql::other_body;
+use crate::store::types::{
+    at_ms, ms, now_ms, ClaimOutcome, CommitOutcome, DedupRecord, EventKey, OwnerToken,
+    RecordOutcome,
+};
+use crate::store::StoreError;
+
+async fn begin(
+    pool: &SqlitePool,
+    op: &'static str,
+) -> Result<Transaction<'static, Sqlite>, StoreError> {
+    pool.begin_with("BEGIN IMMEDIATE")
+        .await
+        .map_err(StoreError::sqlx(op))
+}
+
+pub(super) async fn claim(
+    pool: &SqlitePool,
+    ev: &VerifiedWebhook,
+    owner: OwnerToken,
+    ttl: Duration,
+) -> Result<ClaimOutcome, StoreError> {
+    let op = "claim";
+    let now = now_ms();
+    let mut tx = begin(pool, op).await?;
+    // Take the key if it is absent or expired, in one statement.
+    let taken = sqlx::query(
+        "INSERT INTO dedup_key (provider, tenant, event_id, state, owner, body_sha256, expires_at_ms)
+         VALUES ($1, $2, $3, 'in_progress', $4, $5, $6)
+         ON CONFLICT (provider, tenant, event_id) DO UPDATE SET
+             state = 'in_progress', owner = excluded.owner,
+             body_sha256 = excluded.body_sha256, expires_at_ms = excluded.expires_at_ms
+         WHERE dedup_key.expires_at_ms <= $7",
+    )
+    .bind(ev.provider_name())
+    .bind(ev.tenant())
+    .bind(ev.event_id())
+    .bind(&owner.as_bytes()[..])
+    .bind(&ev.body_sha256()[..])
+    .bind(now + ms(ttl))
+    .bind(now)
+    .execute(&mut *tx)
+    .await
+    .map_err(StoreError::sqlx(op))?
+    .rows_affected();
+    let outcome = if taken == 1 {
+        ClaimOutcome::Owned(owner)
+    } else {
+        let (state, sha, expires): (String, Vec<u8>, i64) = sqlx::query_as(
+            "SELECT state, body_sha256, expires_at_ms FROM dedup_key
+             WHERE provider = $1 AND tenant = $2 AND event_id = $3",
+        )
+        .bind(ev.provider_name())
+        .bind(ev.tenant())
+        .bind(ev.event_id())
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(StoreError::sqlx(op))?;
+        // A different body under the same ID is a conflict whatever the
+        // state, as on Redis.
+        if sha[..] != ev.body_sha256()[..] {
+            ClaimOutcome::Conflict
+        } else if state == "completed" {
+            ClaimOutcome::Duplicate
+        } else {
+            ClaimOutcome::InProgress {
+                retry_after: Duration::from_millis((expires - now).max(0) as u64),
+            }
+        }
+    };
+    tx.commit().await.map_err(StoreError::sqlx(op))?;
+    Ok(outcome)
+}
+
+pub(super) async fn commit(
+    pool: &SqlitePool,
+    ev: &VerifiedWebhook,
+    owner: &OwnerToken,
+    window: Duration,
+    handlers: &[&str],
+) -> Result<CommitOutcome, StoreError> {
+    let op = "commit";
+    let now = now_ms();
+    let mut tx = begin(pool, op).await?;
+    // Ownership is checked in the transaction that writes: a stale owner
+    // writes nothing.
+    let owned = sqlx::query(
+        "UPDATE dedup_key SET state = 'completed', owner = NULL, expires_at_ms = $5
+         WHERE provider = $1 AND tenant = $2 AND event_id = $3
+           AND state = 'in_progress' AND owner = $4",
+    )
+    .bind(ev.provider_name())
+    .bind(ev.tenant())
+    .bind(ev.event_id())
+    .bind(&owner.as_bytes()[..])
+    .bind(now + ms(window))
+    .execute(&mut *tx)
+    .await
+    .map_err(StoreError::sqlx(op))?
+    .rows_affected();
+    if owned == 0 {
+        // Dropping the transaction rolls it back: nothing was written.
+        return Ok(CommitOutcome::NotOwner);
+    }
+    let other = other_body(&mut *tx, ev)
+        .await
+        .map_err(StoreError::sqlx(op))?;
+    let outcome = match other {
+        // The row, or the deliveries the handlers were given, carry
+        // another body: key the dedup state to the original, so later
+        // copies of it are duplicates and copies of this body conflicts.
+        Some(original) if original.in_row || !ev.is_critical() => {
+            sqlx::query(
+                "UPDATE dedup_key SET body_sha256 = $4
+                 WHERE provider = $1 AND tenant = $2 AND event_id = $3",
+            )
+            .bind(ev.provider_name())
+            .bind(ev.tenant())
+            .bind(ev.event_id())
+            .bind(&original.digest[..])
+            .execute(&mut *tx)
+            .await
+            .map_err(StoreError::sqlx(op))?;
+            CommitOutcome::Conflict
+        }
+        // A critical original that only deliveries hold was never completed
+        // (`ack = "handlers"` answered 503): its key is left free, so that
+        // its own retry completes it and writes its row.
+        Some(_) => {
+            sqlx::query(
+                "DELETE FROM dedup_key WHERE provider = $1 AND tenant = $2 AND event_id = $3",
+            )
+            .bind(ev.provider_name())
+            .bind(ev.tenant())
+            .bind(ev.event_id())
+            .execute(&mut *tx)
+            .await
+            .map_err(StoreError::sqlx(op))?;
+            CommitOutcome::Conflict
+        }
+        _ if ev.is_critical() && !insert_processed(&mut tx, ev).await? => {
+            // The row outlived the dedup key, with this body.
+            CommitOutcome::Duplicate
+        }
+        _ => CommitOutcome::Accepted,
+    };
+    if outcome == CommitOutcome::Accepted {
+        // One pending delivery per matching handler, in the same
+        // transaction: no 2xx without its deliveries.
+        insert_deliveries(&mut tx, ev, handlers, now).await?;
+    }
+    tx.commit().await.map_err(StoreError::sqlx(op))?;
+    Ok(outcome)
+}
+
+/// Insert the event's `processed_event` row unless its ID has one; whether
+/// it was new.
+async fn insert_processed(
+    tx: &mut Transaction<'_, Sqlite>,
+    ev: &VerifiedWebhook,
+) -> Result<bool, StoreError> {
+    let inserted = sqlx::query(
+        "INSERT INTO processed_event
+             (provider, tenant, event_id, event_type, body_sha256, body, content_type, received_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (provider, tenant, event_id) DO NOTHING",
+    )
+    .bind(ev.provider_name())
+    .bind(ev.tenant())
+    .bind(ev.event_id())
+    .bind(ev.event_type())
+    .bind(&ev.body_sha256()[..])
+    .bind(&ev.body()[..])
+    .bind(ev.content_type())
+    .bind(chrono::Utc::now())
+    .execute(&mut **tx)
+    .await
+    .map_err(StoreError::sqlx("commit"))?
+    .rows_affected();
+    Ok(inserted == 1)
+}
+
+pub(super) async fn record_pending(
+    pool: &SqlitePool,
+    ev: &VerifiedWebhook,
+    handlers: &[&str],
+) -> Result<RecordOutcome, StoreError> {
+    let op = "deliveries";
+    let mut tx = begin(pool, op).await?;
+    let other = other_body(&mut *tx, ev)
+        .await
+        .map_err(StoreError::sqlx(op))?;
+    if other.is_some() {
+        // The deliveries or the row carry another body: nothing is
+        // recorded (dropping the transaction rolls it back).
+        return Ok(RecordOutcome::Conflict);
+    }
+    insert_deliveries(&mut tx, ev, handlers, now_ms()).await?;
+    tx.commit().await.map_err(StoreError::sqlx(op))?;
+    Ok(RecordOutcome::Recorded)
+}
+
+/// One pending delivery per handler, with the body's digest; an existing
+/// one is left as it is (a handler that acknowledged stays acknowledged).
+async fn insert_deliveries(
+    tx: &mut Transaction<'_, Sqlite>,
+    ev: &VerifiedWebhook,
+    handlers: &[&str],
+    now: i64,
+) -> Result<(), StoreError> {
+    for handler in handlers {
+        sqlx::query(
+            "INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type,
+                                   body, body_sha256, state, next_attempt_ms, created_ms,
+                                   updated_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $9, $9)
+             ON CONFLICT (provider, tenant, event_id, handler) DO NOTHING",
+        )
+        .bind(ev.provider_name())
+        .bind(ev.tenant())
+        .bind(ev.event_id())
+        .bind(*handler)
+        .bind(ev.event_type())
+        .bind(ev.content_type())
+        .bind(&ev.body()[..])
+        .bind(&ev.body_sha256()[..])
+        .bind(now)
+        .execute(&mut **tx)
+        .await
+        .map_err(StoreError::sqlx("commit"))?;
+    }
+    Ok(())
+}
+
+pub(super) async fn release(
+    pool: &SqlitePool,
+    ev: &VerifiedWebhook,
+    owner: &OwnerToken,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "DELETE FROM dedup_key
+         WHERE provider = $1 AND tenant = $2 AND event_id = $3
+           AND state = 'in_progress' AND owner = $4",
+    )
+    .bind(ev.provider_name())
+    .bind(ev.tenant())
+    .bind(ev.event_id())
+    .bind(&owner.as_bytes()[..])
+    .execute(pool)
+    .await
+    .map_err(StoreError::sqlx("release"))?;
+    Ok(())
+}
+
+/// What the key of one event says; an expired row not yet purged is absent.
+pub(super) async fn record(pool: &SqlitePool, key: &EventKey) -> Result<DedupRecord, StoreError> {
+    let row: Option<(String, i64)> = sqlx::query_as(
+        "SELECT state, expires_at_ms FROM dedup_key
+         WHERE provider = $1 AND tenant = $2 AND event_id = $3 AND expires_at_ms > $4",
+    )
+    .bind(key.provider.as_str())
+    .bind(key.tenant.as_str())
+    .bind(key.event_id.as_str())
+    .bind(now_ms())
+    .fetch_optional(pool)
+    .await
+    .map_err(StoreError::sqlx("lookup"))?;
+    Ok(match row {
+        None => DedupRecord::Absent,
+        Some((state, until)) if state == "completed" => DedupRecord::Completed {
+            kept_until: at_ms(until),
+        },
+        Some((_, until)) => DedupRecord::InProgress {
+            kept_until: at_ms(until),
+        },
+    })
+}
+
+/// Drop expired keys (SQLite has no TTLs of its own); how many went.
+pub(super) async fn purge_expired(pool: &SqlitePool) -> Result<u64, StoreError> {
+    Ok(
+        sqlx::query("DELETE FROM dedup_key WHERE expires_at_ms <= $1")
+            .bind(now_ms())
+            .execute(pool)
+            .await
+            .map_err(StoreError::sqlx("purge"))?
+            .rows_affected(),
+    )
+}
+
+pub(super) async fn count(pool: &SqlitePool) -> Result<u64, StoreError> {
+    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM dedup_key")
+        .fetch_one(pool)
+        .await
+        .map_err(StoreError::sqlx("inventory"))?;
+    Ok(n as u64)
+}

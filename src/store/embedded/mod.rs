@@ -1,0 +1,186 @@
+//! The embedded store: one SQLite file holds the dedup state and the durable
+//! records, so a single node runs with nothing else installed.
+//!
+//! SQLite has one writer at a time; the pool has one connection so every
+//! transition is a short transaction that never waits on a lock upgrade.
+
+mod dedup;
+mod queue;
+
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use sqlx::Sqlite;
+
+use super::delivery::{
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, Leased, Next, QueueDepth,
+};
+use super::sql::Tables;
+use super::types::{
+    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
+    QuarantinedCopy, RecordOutcome,
+};
+use super::{DeliveryQueue, IngestStore, OpenError, StoreError};
+use crate::provider::VerifiedWebhook;
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+
+/// What the embedded store needs from the configuration.
+#[derive(Debug, Clone)]
+pub struct EmbeddedOptions {
+    /// The SQLite file; created with its directory.
+    pub path: PathBuf,
+    /// How long a statement waits for the file's lock, and for the pool.
+    pub timeout: Duration,
+}
+
+#[derive(Debug, Clone)]
+pub struct EmbeddedStore {
+    tables: Tables<Sqlite>,
+}
+
+impl EmbeddedStore {
+    /// Open (creating it and its directory if needed) and migrate the file.
+    pub async fn open(opts: &EmbeddedOptions) -> Result<Self, OpenError> {
+        if let Some(dir) = opts.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| OpenError::Connect {
+                what: "embedded store's directory",
+                source: Box::new(e),
+            })?;
+        }
+        let options = SqliteConnectOptions::from_str("sqlite:")
+            .map_err(OpenError::connect("embedded store"))?
+            .filename(&opts.path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            // FULL: a committed acceptance survives power loss, not only a
+            // killed process.
+            .synchronous(SqliteSynchronous::Full)
+            .busy_timeout(opts.timeout)
+            .foreign_keys(true);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(opts.timeout)
+            .connect_with(options)
+            .await
+            .map_err(OpenError::connect("embedded store"))?;
+        MIGRATOR.run(&pool).await?;
+        Ok(EmbeddedStore {
+            tables: Tables::new(pool),
+        })
+    }
+
+    fn pool(&self) -> &SqlitePool {
+        &self.tables.pool
+    }
+}
+
+#[async_trait]
+impl IngestStore for EmbeddedStore {
+    async fn claim(
+        &self,
+        ev: &VerifiedWebhook,
+        owner: OwnerToken,
+        ttl: Duration,
+    ) -> Result<ClaimOutcome, StoreError> {
+        dedup::claim(self.pool(), ev, owner, ttl).await
+    }
+
+    async fn commit(
+        &self,
+        ev: &VerifiedWebhook,
+        owner: &OwnerToken,
+        window: Duration,
+        handlers: &[&str],
+    ) -> Result<CommitOutcome, StoreError> {
+        dedup::commit(self.pool(), ev, owner, window, handlers).await
+    }
+
+    async fn record_pending(
+        &self,
+        ev: &VerifiedWebhook,
+        handlers: &[&str],
+    ) -> Result<RecordOutcome, StoreError> {
+        dedup::record_pending(self.pool(), ev, handlers).await
+    }
+
+    async fn release(&self, ev: &VerifiedWebhook, owner: &OwnerToken) -> Result<(), StoreError> {
+        dedup::release(self.pool(), ev, owner).await
+    }
+
+    async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
+        self.tables.quarantine(ev).await
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.tables.ping().await
+    }
+
+    async fn purge_expired(&self) -> Result<u64, StoreError> {
+        dedup::purge_expired(self.pool()).await
+    }
+
+    async fn inventory(&self) -> Result<Inventory, StoreError> {
+        let (processed_events, quarantined) = self.tables.counts().await?;
+        Ok(Inventory {
+            dedup_keys: dedup::count(self.pool()).await?,
+            processed_events,
+            quarantined,
+        })
+    }
+
+    async fn processed_event(&self, key: &EventKey) -> Result<Option<ProcessedEvent>, StoreError> {
+        self.tables.processed_event(key).await
+    }
+
+    async fn dedup_record(&self, key: &EventKey) -> Result<DedupRecord, StoreError> {
+        dedup::record(self.pool(), key).await
+    }
+
+    async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError> {
+        self.tables.quarantined(key).await
+    }
+}
+
+#[async_trait]
+impl DeliveryQueue for EmbeddedStore {
+    async fn lease(
+        &self,
+        owner: &str,
+        limit: u32,
+        lease: Duration,
+    ) -> Result<Vec<Leased>, StoreError> {
+        self.tables.lease(owner, limit, lease).await
+    }
+
+    async fn finish(
+        &self,
+        delivery: &Leased,
+        owner: &str,
+        attempt: &AttemptRecord,
+        next: Next,
+    ) -> Result<bool, StoreError> {
+        queue::finish(self.pool(), delivery, owner, attempt, next).await
+    }
+
+    async fn list(&self, filter: &DeliveryFilter) -> Result<Vec<DeliveryView>, StoreError> {
+        self.tables.list(filter).await
+    }
+
+    async fn attempts(&self, delivery_id: i64) -> Result<Vec<AttemptView>, StoreError> {
+        self.tables.attempts(delivery_id).await
+    }
+
+    async fn requeue(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
+        self.tables.requeue(filter).await
+    }
+
+    async fn depth(&self) -> Result<QueueDepth, StoreError> {
+        self.tables.depth().await
+    }
+}

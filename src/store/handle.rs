@@ -1,0 +1,209 @@
+//! [`Store`]: the handle the receiver, the workers and the operators' tools
+//! use. It holds the configured backend behind the two traits and bounds
+//! every call with `store.timeout`: a hung store must never hang a request.
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::delivery::{
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, Leased, Next, QueueDepth,
+};
+use super::types::{
+    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
+    QuarantinedCopy, RecordOutcome,
+};
+use super::{DeliveryQueue, IngestStore, StoreError};
+use crate::provider::VerifiedWebhook;
+
+/// The configured backend. Cheap to clone: clones share it.
+#[derive(Clone)]
+pub struct Store {
+    ingest: Arc<dyn IngestStore>,
+    queue: Arc<dyn DeliveryQueue>,
+    timeout: Duration,
+}
+
+impl fmt::Debug for Store {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The backends' own Debug never shows a URL.
+        f.debug_struct("Store")
+            .field("ingest", &self.ingest)
+            .field("queue", &self.queue)
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+impl Store {
+    /// A handle over `ingest` and `queue` (often one value behind both).
+    pub fn new(
+        ingest: Arc<dyn IngestStore>,
+        queue: Arc<dyn DeliveryQueue>,
+        timeout: Duration,
+    ) -> Self {
+        Store {
+            ingest,
+            queue,
+            timeout,
+        }
+    }
+
+    /// The backend's ingest side, unbounded (the contract suite drives it).
+    pub fn ingest(&self) -> &dyn IngestStore {
+        &*self.ingest
+    }
+
+    /// The backend's queue, unbounded.
+    pub fn queue(&self) -> &dyn DeliveryQueue {
+        &*self.queue
+    }
+
+    async fn bounded<T>(
+        &self,
+        op: &'static str,
+        fut: impl Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
+        tokio::time::timeout(self.timeout, fut)
+            .await
+            .map_err(|_| StoreError::Timeout {
+                op,
+                limit: self.timeout,
+            })?
+    }
+
+    /// Atomically claim the event's key for `in_progress_ttl`.
+    pub async fn claim(
+        &self,
+        ev: &VerifiedWebhook,
+        in_progress_ttl: Duration,
+    ) -> Result<ClaimOutcome, StoreError> {
+        let owner = OwnerToken::new();
+        let claimed = self
+            .bounded("claim", self.ingest.claim(ev, owner, in_progress_ttl))
+            .await;
+        if claimed.is_err() {
+            // The claim may have taken effect although its answer never
+            // came (a slow or frozen Redis runs the script when it wakes
+            // up). Give it back, best effort, so the provider's retry is
+            // not blocked for in_progress_ttl; release is owner-checked, so
+            // this is always safe.
+            let (ingest, ev, limit) = (self.ingest.clone(), ev.clone(), self.timeout);
+            tokio::spawn(async move {
+                let _ = tokio::time::timeout(limit, ingest.release(&ev, &owner)).await;
+            });
+        }
+        claimed
+    }
+
+    /// See [`IngestStore::commit`].
+    pub async fn commit(
+        &self,
+        ev: &VerifiedWebhook,
+        owner: &OwnerToken,
+        window: Duration,
+        handlers: &[&str],
+    ) -> Result<CommitOutcome, StoreError> {
+        self.bounded("commit", self.ingest.commit(ev, owner, window, handlers))
+            .await
+    }
+
+    /// See [`IngestStore::record_pending`].
+    pub async fn record_pending(
+        &self,
+        ev: &VerifiedWebhook,
+        handlers: &[&str],
+    ) -> Result<RecordOutcome, StoreError> {
+        self.bounded("deliveries", self.ingest.record_pending(ev, handlers))
+            .await
+    }
+
+    pub async fn release(
+        &self,
+        ev: &VerifiedWebhook,
+        owner: &OwnerToken,
+    ) -> Result<(), StoreError> {
+        self.bounded("release", self.ingest.release(ev, owner))
+            .await
+    }
+
+    pub async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
+        self.bounded("quarantine", self.ingest.quarantine(ev)).await
+    }
+
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        self.bounded("ping", self.ingest.ping()).await
+    }
+
+    pub async fn purge_expired(&self) -> Result<u64, StoreError> {
+        self.bounded("purge", self.ingest.purge_expired()).await
+    }
+
+    pub async fn inventory(&self) -> Result<Inventory, StoreError> {
+        self.bounded("inventory", self.ingest.inventory()).await
+    }
+
+    pub async fn processed_event(
+        &self,
+        provider: &str,
+        tenant: &str,
+        event_id: &str,
+    ) -> Result<Option<ProcessedEvent>, StoreError> {
+        let key = EventKey::new(provider, tenant, event_id);
+        self.bounded("lookup", self.ingest.processed_event(&key))
+            .await
+    }
+
+    pub async fn dedup_record(&self, key: &EventKey) -> Result<DedupRecord, StoreError> {
+        self.bounded("lookup", self.ingest.dedup_record(key)).await
+    }
+
+    pub async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError> {
+        self.bounded("lookup", self.ingest.quarantined(key)).await
+    }
+
+    pub async fn lease_deliveries(
+        &self,
+        owner: &str,
+        limit: u32,
+        lease: Duration,
+    ) -> Result<Vec<Leased>, StoreError> {
+        self.bounded("lease", self.queue.lease(owner, limit, lease))
+            .await
+    }
+
+    pub async fn finish_delivery(
+        &self,
+        delivery: &Leased,
+        owner: &str,
+        attempt: &AttemptRecord,
+        next: Next,
+    ) -> Result<bool, StoreError> {
+        self.bounded("finish", self.queue.finish(delivery, owner, attempt, next))
+            .await
+    }
+
+    pub async fn list_deliveries(
+        &self,
+        filter: &DeliveryFilter,
+    ) -> Result<Vec<DeliveryView>, StoreError> {
+        self.bounded("list", self.queue.list(filter)).await
+    }
+
+    pub async fn delivery_attempts(
+        &self,
+        delivery_id: i64,
+    ) -> Result<Vec<AttemptView>, StoreError> {
+        self.bounded("attempts", self.queue.attempts(delivery_id))
+            .await
+    }
+
+    pub async fn requeue(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
+        self.bounded("requeue", self.queue.requeue(filter)).await
+    }
+
+    pub async fn queue_depth(&self) -> Result<QueueDepth, StoreError> {
+        self.bounded("depth", self.queue.depth()).await
+    }
+}

@@ -1,0 +1,273 @@
+//! The group-committed writes (see `group_commit.rs`): critical events with
+//! their deliveries, deliveries alone, and delivery outcomes. Each batch is
+//! one statement (`sql.rs`); the rare items its answer leaves open (a row
+//! or deliveries that already existed) get a statement of their own, whose
+//! snapshot sees what concurrent statements committed.
+
+use sqlx::postgres::{PgPool, PgRow};
+use sqlx::Row;
+
+use super::sql::{ALIGN_ROW_WITH_DELIVERIES, RECORD_DELIVERIES, RECORD_EVENTS, RECORD_OUTCOMES};
+use crate::provider::VerifiedWebhook;
+use crate::store::delivery::{AttemptRecord, DeliveryState, Next};
+use crate::store::group_commit::Batch;
+use crate::store::sql::{other_body, OtherBody};
+use crate::store::types::ms;
+
+/// An event to record, owned so that it can wait in a group-commit batch.
+pub(crate) struct PendingEvent {
+    pub(super) ev: VerifiedWebhook,
+    pub(super) handlers: Vec<String>,
+}
+
+impl PendingEvent {
+    pub(super) fn new(ev: &VerifiedWebhook, handlers: &[&str]) -> Self {
+        PendingEvent {
+            ev: ev.clone(),
+            handlers: handlers.iter().map(|h| (*h).to_owned()).collect(),
+        }
+    }
+}
+
+/// What recording an event found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Recorded {
+    /// New, with this body.
+    Inserted,
+    /// Its row exists; the full digest of the body it holds (this one's for
+    /// a duplicate, another for a conflict).
+    Existing { body_sha256: Vec<u8> },
+    /// No row, but deliveries carry another body (handed to handlers under
+    /// `ack = "handlers"`, never completed): a conflict, and the original's
+    /// own retry must still be able to complete it.
+    Refused,
+}
+
+/// Bind a batch of events as the arrays `event_input!` unnests.
+fn bind_events<'q>(
+    query: sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>,
+    items: &'q [PendingEvent],
+) -> sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments> {
+    let column = |f: fn(&'q VerifiedWebhook) -> &'q str| -> Vec<&'q str> {
+        items.iter().map(|p| f(&p.ev)).collect()
+    };
+    let (mut handler_n, mut handler) = (Vec::new(), Vec::new());
+    for (n, p) in (1i64..).zip(items) {
+        for h in &p.handlers {
+            handler_n.push(n);
+            handler.push(h.as_str());
+        }
+    }
+    query
+        .bind(column(VerifiedWebhook::provider_name))
+        .bind(column(VerifiedWebhook::tenant))
+        .bind(column(VerifiedWebhook::event_id))
+        .bind(column(VerifiedWebhook::event_type))
+        .bind(
+            items
+                .iter()
+                .map(|p| &p.ev.body_sha256()[..])
+                .collect::<Vec<&[u8]>>(),
+        )
+        .bind(
+            items
+                .iter()
+                .map(|p| &p.ev.body()[..])
+                .collect::<Vec<&[u8]>>(),
+        )
+        .bind(
+            items
+                .iter()
+                .map(|p| p.ev.content_type())
+                .collect::<Vec<Option<&str>>>(),
+        )
+        .bind(handler_n)
+        .bind(handler)
+}
+
+/// Per input (numbered from 1 in the first column): the row answering it.
+fn by_number(rows: &[PgRow], len: usize) -> Vec<Option<&PgRow>> {
+    let mut hit = vec![None; len];
+    for row in rows {
+        let n: i64 = row.get(0);
+        if let Some(slot) = usize::try_from(n - 1).ok().and_then(|i| hit.get_mut(i)) {
+            *slot = Some(row);
+        }
+    }
+    hit
+}
+
+/// Critical events and the deliveries of those that are new.
+#[derive(Debug)]
+pub(crate) struct RecordBatch;
+
+impl Batch for RecordBatch {
+    type Item = PendingEvent;
+    type Out = Recorded;
+    const OP: &'static str = "commit";
+
+    async fn run(pool: &PgPool, items: &[PendingEvent]) -> Result<Vec<Recorded>, sqlx::Error> {
+        let rows = bind_events(sqlx::query(RECORD_EVENTS), items)
+            .fetch_all(pool)
+            .await?;
+        let mut out = Vec::with_capacity(items.len());
+        for (item, won) in items.iter().zip(by_number(&rows, items.len())) {
+            let recorded = match won {
+                // New, with all of its deliveries: the hot path.
+                Some(row) if row.get::<i64, _>(1) as usize == item.handlers.len() => {
+                    Recorded::Inserted
+                }
+                // New, but some deliveries existed already: from this body
+                // (`ack = "handlers"` recorded them first), or from another
+                // that a concurrent request recorded, which the handlers
+                // get, and so the row must describe.
+                Some(_) => match sqlx::query_scalar(ALIGN_ROW_WITH_DELIVERIES)
+                    .bind(item.ev.provider_name())
+                    .bind(item.ev.tenant())
+                    .bind(item.ev.event_id())
+                    .bind(&item.ev.body_sha256()[..])
+                    .bind(&item.ev.body()[..])
+                    .fetch_optional(pool)
+                    .await?
+                {
+                    None => Recorded::Inserted,
+                    Some(body_sha256) => Recorded::Existing { body_sha256 },
+                },
+                // Recorded already, or its deliveries carry another body.
+                None => match other_body(pool, &item.ev).await? {
+                    Some(OtherBody {
+                        digest,
+                        in_row: true,
+                    }) => Recorded::Existing {
+                        body_sha256: digest,
+                    },
+                    Some(_) => Recorded::Refused,
+                    // Then the row holds this body. Read, not assumed: a
+                    // duplicate is answered only for a row that is there
+                    // (if it is not, this fails and the provider retries).
+                    None => Recorded::Existing {
+                        body_sha256: sqlx::query_scalar(
+                            "SELECT body_sha256 FROM processed_event
+                             WHERE provider = $1 AND tenant = $2 AND event_id = $3",
+                        )
+                        .bind(item.ev.provider_name())
+                        .bind(item.ev.tenant())
+                        .bind(item.ev.event_id())
+                        .fetch_one(pool)
+                        .await?,
+                    },
+                },
+            };
+            out.push(recorded);
+        }
+        Ok(out)
+    }
+}
+
+/// Deliveries without a new row: `None` when recorded, else the other body
+/// the event is recorded with.
+#[derive(Debug)]
+pub(crate) struct DeliveryBatch;
+
+impl Batch for DeliveryBatch {
+    type Item = PendingEvent;
+    type Out = Option<OtherBody>;
+    const OP: &'static str = "deliveries";
+
+    async fn run(
+        pool: &PgPool,
+        items: &[PendingEvent],
+    ) -> Result<Vec<Option<OtherBody>>, sqlx::Error> {
+        let rows = bind_events(sqlx::query(RECORD_DELIVERIES), items)
+            .fetch_all(pool)
+            .await?;
+        let mut out = Vec::with_capacity(items.len());
+        for (item, row) in items.iter().zip(by_number(&rows, items.len())) {
+            let settled = row.is_some_and(|r| {
+                !r.get::<bool, _>(1) && r.get::<i64, _>(2) as usize == item.handlers.len()
+            });
+            // Every delivery went in with this body: the hot path.
+            // Otherwise some existed, or were refused: which body holds
+            // them is what a statement of its own sees now.
+            out.push(if settled {
+                None
+            } else {
+                other_body(pool, &item.ev).await?
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// A delivery attempt's outcome, to record while the lease is held.
+pub(crate) struct Outcome {
+    pub(super) delivery_id: i64,
+    pub(super) owner: String,
+    pub(super) attempt: AttemptRecord,
+    pub(super) next: Next,
+}
+
+/// Delivery outcomes and their attempt rows.
+#[derive(Debug)]
+pub(crate) struct OutcomeBatch;
+
+impl Batch for OutcomeBatch {
+    type Item = Outcome;
+    type Out = bool;
+    const OP: &'static str = "finish";
+
+    async fn run(pool: &PgPool, items: &[Outcome]) -> Result<Vec<bool>, sqlx::Error> {
+        let (states, delays): (Vec<&str>, Vec<i64>) = items
+            .iter()
+            .map(|o| match o.next {
+                Next::Delivered => (DeliveryState::Delivered.as_str(), 0),
+                Next::Dead => (DeliveryState::Dead.as_str(), 0),
+                Next::RetryIn(delay) => (DeliveryState::Pending.as_str(), ms(delay)),
+            })
+            .unzip();
+        let (bodies, errors): (Vec<String>, Vec<Option<String>>) =
+            items.iter().map(|o| o.attempt.storable()).unzip();
+        let owned = sqlx::query(RECORD_OUTCOMES)
+            .bind(items.iter().map(|o| o.delivery_id).collect::<Vec<i64>>())
+            .bind(
+                items
+                    .iter()
+                    .map(|o| o.owner.as_str())
+                    .collect::<Vec<&str>>(),
+            )
+            .bind(states)
+            .bind(
+                items
+                    .iter()
+                    .map(|o| o.attempt.attempt as i32)
+                    .collect::<Vec<i32>>(),
+            )
+            .bind(delays)
+            .bind(
+                items
+                    .iter()
+                    .map(|o| o.attempt.status.map(i32::from))
+                    .collect::<Vec<Option<i32>>>(),
+            )
+            .bind(errors)
+            .bind(
+                items
+                    .iter()
+                    .map(|o| o.attempt.started_ms)
+                    .collect::<Vec<i64>>(),
+            )
+            .bind(
+                items
+                    .iter()
+                    .map(|o| ms(o.attempt.latency))
+                    .collect::<Vec<i64>>(),
+            )
+            .bind(bodies)
+            .fetch_all(pool)
+            .await?;
+        Ok(by_number(&owned, items.len())
+            .into_iter()
+            .map(|row| row.is_some())
+            .collect())
+    }
+}

@@ -1,0 +1,63 @@
+//! Recording events in PostgreSQL: the writes go through the group commit,
+//! the lookups are the statements shared with SQLite.
+
+use super::batch::{PendingEvent, Recorded};
+use super::PgStore;
+use crate::provider::VerifiedWebhook;
+use crate::store::sql::OtherBody;
+use crate::store::types::{EventKey, ProcessedEvent, QuarantinedCopy};
+use crate::store::StoreError;
+
+impl PgStore {
+    /// Insert a critical event unless its ID is already recorded, with one
+    /// pending delivery per handler when the row is new; then say which.
+    /// Group-committed with concurrent requests' events.
+    pub(crate) async fn record(
+        &self,
+        ev: &VerifiedWebhook,
+        handlers: &[&str],
+    ) -> Result<Recorded, StoreError> {
+        self.records.submit(PendingEvent::new(ev, handlers)).await
+    }
+
+    /// One pending delivery per handler for an event that gets no new row
+    /// (non-critical, or `ack = "handlers"` before the commit), unless the
+    /// event is recorded with another body: then that body, and nothing is
+    /// written. Group-committed.
+    pub(crate) async fn record_deliveries(
+        &self,
+        ev: &VerifiedWebhook,
+        handlers: &[&str],
+    ) -> Result<Option<OtherBody>, StoreError> {
+        self.deliveries
+            .submit(PendingEvent::new(ev, handlers))
+            .await
+    }
+
+    pub(crate) async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
+        self.tables.quarantine(ev).await
+    }
+
+    pub(crate) async fn ping(&self) -> Result<(), StoreError> {
+        self.tables.ping().await
+    }
+
+    /// (processed_event rows, quarantined requests).
+    pub(crate) async fn counts(&self) -> Result<(u64, u64), StoreError> {
+        self.tables.counts().await
+    }
+
+    pub(crate) async fn processed_event(
+        &self,
+        key: &EventKey,
+    ) -> Result<Option<ProcessedEvent>, StoreError> {
+        self.tables.processed_event(key).await
+    }
+
+    pub(crate) async fn quarantined(
+        &self,
+        key: &EventKey,
+    ) -> Result<Vec<QuarantinedCopy>, StoreError> {
+        self.tables.quarantined(key).await
+    }
+}

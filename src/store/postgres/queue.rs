@@ -1,0 +1,59 @@
+//! The delivery queue in PostgreSQL: leased with `FOR UPDATE SKIP LOCKED`
+//! and a lease column by the database clock, outcomes group-committed.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+
+use super::batch::Outcome;
+use super::PgStore;
+use crate::store::delivery::{
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, Leased, Next, QueueDepth,
+};
+use crate::store::{DeliveryQueue, StoreError};
+
+#[async_trait]
+impl DeliveryQueue for PgStore {
+    async fn lease(
+        &self,
+        owner: &str,
+        limit: u32,
+        lease: Duration,
+    ) -> Result<Vec<Leased>, StoreError> {
+        self.tables.lease(owner, limit, lease).await
+    }
+
+    /// Group-committed with other workers' outcomes.
+    async fn finish(
+        &self,
+        delivery: &Leased,
+        owner: &str,
+        attempt: &AttemptRecord,
+        next: Next,
+    ) -> Result<bool, StoreError> {
+        self.outcomes
+            .submit(Outcome {
+                delivery_id: delivery.id,
+                owner: owner.to_owned(),
+                attempt: attempt.clone(),
+                next,
+            })
+            .await
+    }
+
+    async fn list(&self, filter: &DeliveryFilter) -> Result<Vec<DeliveryView>, StoreError> {
+        self.tables.list(filter).await
+    }
+
+    async fn attempts(&self, delivery_id: i64) -> Result<Vec<AttemptView>, StoreError> {
+        self.tables.attempts(delivery_id).await
+    }
+
+    async fn requeue(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
+        self.tables.requeue(filter).await
+    }
+
+    async fn depth(&self) -> Result<QueueDepth, StoreError> {
+        self.tables.depth().await
+    }
+}

@@ -1,0 +1,169 @@
+//! The `redis` store: dedup keys in Redis, the durable record in PostgreSQL.
+//!
+//! Round trips per request on the hot path: a non-critical event costs two
+//! Redis scripts (claim, complete), plus one group-committed PostgreSQL
+//! statement when a handler wants it; a critical one adds its row (and
+//! deliveries) in one PostgreSQL statement between them, so the row exists
+//! before the provider gets its 2xx.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+
+use super::postgres::{PgStore, Recorded};
+use super::redis::{short_digest, RedisDedup, DIGEST_LEN};
+use super::types::{
+    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
+    QuarantinedCopy, RecordOutcome,
+};
+use super::{IngestStore, StoreError};
+use crate::provider::VerifiedWebhook;
+
+#[derive(Debug, Clone)]
+pub struct RedisPg {
+    redis: RedisDedup,
+    pg: PgStore,
+}
+
+impl RedisPg {
+    pub fn new(redis: RedisDedup, pg: PgStore) -> Self {
+        RedisPg { redis, pg }
+    }
+
+    /// Complete the key with the digest of the body the event is recorded
+    /// with. If Redis lost the key (restarted empty, evicted, window
+    /// passed), this repairs it, so later copies of the original are
+    /// duplicates and copies of another body conflicts. If we no longer own
+    /// the key, its new owner repairs it the same way.
+    async fn repair(
+        &self,
+        ev: &VerifiedWebhook,
+        owner: &OwnerToken,
+        window: Duration,
+        recorded: &[u8],
+    ) -> Result<CommitOutcome, StoreError> {
+        self.redis
+            .complete(ev, owner, window, short_digest(recorded)?)
+            .await?;
+        Ok(if recorded[..] == ev.body_sha256()[..] {
+            CommitOutcome::Duplicate
+        } else {
+            CommitOutcome::Conflict
+        })
+    }
+}
+
+#[async_trait]
+impl IngestStore for RedisPg {
+    async fn claim(
+        &self,
+        ev: &VerifiedWebhook,
+        owner: OwnerToken,
+        ttl: Duration,
+    ) -> Result<ClaimOutcome, StoreError> {
+        self.redis.claim(ev, owner, ttl).await
+    }
+
+    async fn commit(
+        &self,
+        ev: &VerifiedWebhook,
+        owner: &OwnerToken,
+        window: Duration,
+        handlers: &[&str],
+    ) -> Result<CommitOutcome, StoreError> {
+        let own_digest = &ev.body_sha256()[..DIGEST_LEN];
+        if !ev.is_critical() {
+            // Deliveries are durable in PostgreSQL before the 2xx (Redis
+            // keeps nothing on disk). The unique (event, handler) row makes
+            // a second owner's insert a no-op.
+            if !handlers.is_empty() {
+                if let Some(other) = self.pg.record_deliveries(ev, handlers).await? {
+                    // The handlers were given another body under this ID.
+                    return self.repair(ev, owner, window, &other.digest).await;
+                }
+            }
+            // Without handlers, the key is the whole record.
+            return Ok(
+                if self.redis.complete(ev, owner, window, own_digest).await? {
+                    CommitOutcome::Accepted
+                } else {
+                    CommitOutcome::NotOwner
+                },
+            );
+        }
+        // The row first: once it exists the event is recorded for good,
+        // whatever happens to Redis afterwards.
+        match self.pg.record(ev, handlers).await? {
+            Recorded::Inserted => {
+                if !self.redis.complete(ev, owner, window, own_digest).await? {
+                    // Our claim expired meanwhile. The row is the durable
+                    // truth: the next owner's insert finds it and answers
+                    // duplicate, so this request is the acceptance.
+                    tracing::warn!("claim expired before completion; the row stands");
+                }
+                Ok(CommitOutcome::Accepted)
+            }
+            Recorded::Existing { body_sha256 } => {
+                self.repair(ev, owner, window, &body_sha256).await
+            }
+            Recorded::Refused => {
+                // The original is not complete: leave its key free for its
+                // own retry (owner-checked, so never someone else's claim).
+                self.redis.release(ev, owner).await?;
+                Ok(CommitOutcome::Conflict)
+            }
+        }
+    }
+
+    async fn record_pending(
+        &self,
+        ev: &VerifiedWebhook,
+        handlers: &[&str],
+    ) -> Result<RecordOutcome, StoreError> {
+        Ok(match self.pg.record_deliveries(ev, handlers).await? {
+            None => RecordOutcome::Recorded,
+            Some(_) => RecordOutcome::Conflict,
+        })
+    }
+
+    async fn release(&self, ev: &VerifiedWebhook, owner: &OwnerToken) -> Result<(), StoreError> {
+        self.redis.release(ev, owner).await
+    }
+
+    async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
+        self.pg.quarantine(ev).await
+    }
+
+    /// Both must answer: a critical event needs both.
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.redis.ping().await?;
+        self.pg.ping().await
+    }
+
+    /// Redis expires keys itself.
+    async fn purge_expired(&self) -> Result<u64, StoreError> {
+        Ok(0)
+    }
+
+    async fn inventory(&self) -> Result<Inventory, StoreError> {
+        let dedup_keys = self.redis.count_keys().await?;
+        let (processed_events, quarantined) = self.pg.counts().await?;
+        Ok(Inventory {
+            dedup_keys,
+            processed_events,
+            quarantined,
+        })
+    }
+
+    async fn processed_event(&self, key: &EventKey) -> Result<Option<ProcessedEvent>, StoreError> {
+        self.pg.processed_event(key).await
+    }
+
+    async fn dedup_record(&self, key: &EventKey) -> Result<DedupRecord, StoreError> {
+        self.redis.record(key).await
+    }
+
+    async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError> {
+        self.pg.quarantined(key).await
+    }
+}

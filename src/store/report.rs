@@ -1,0 +1,99 @@
+//! An event as operators see it (`GET /admin/events/...`, `hookline events
+//! show`): what its dedup record says, its `processed_event` row, its
+//! deliveries with every attempt, and its quarantined copies.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use super::delivery::{AttemptView, DeliveryFilter, DeliveryView};
+use super::types::{hex_bytes, DedupRecord, EventKey, ProcessedEvent, QuarantinedCopy};
+use super::{Store, StoreError};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EventReport {
+    pub provider: String,
+    pub tenant: String,
+    pub event_id: String,
+    /// The dedup record, and until when it is kept: for a non-critical
+    /// event without handlers, the only record there is.
+    pub dedup: DedupRecord,
+    pub processed_event: Option<ProcessedSummary>,
+    pub deliveries: Vec<DeliveryReport>,
+    /// Requests that reused the event ID with another body.
+    pub quarantined: Vec<QuarantinedCopy>,
+}
+
+/// A `processed_event` row: its digest and size, not the body.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProcessedSummary {
+    pub event_type: String,
+    #[serde(serialize_with = "hex_bytes")]
+    pub body_sha256: Vec<u8>,
+    pub body_bytes: usize,
+    pub content_type: Option<String>,
+    pub received_at: DateTime<Utc>,
+}
+
+impl From<ProcessedEvent> for ProcessedSummary {
+    fn from(p: ProcessedEvent) -> Self {
+        ProcessedSummary {
+            event_type: p.event_type,
+            body_sha256: p.body_sha256,
+            body_bytes: p.body.len(),
+            content_type: p.content_type,
+            received_at: p.received_at,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DeliveryReport {
+    pub delivery: DeliveryView,
+    pub attempts: Vec<AttemptView>,
+}
+
+impl EventReport {
+    /// Whether anything at all is recorded for the event.
+    fn is_empty(&self) -> bool {
+        self.dedup == DedupRecord::Absent
+            && self.processed_event.is_none()
+            && self.deliveries.is_empty()
+            && self.quarantined.is_empty()
+    }
+}
+
+impl Store {
+    /// The report on one event; `None` when nothing is recorded for it.
+    pub async fn event_report(
+        &self,
+        provider: &str,
+        tenant: &str,
+        event_id: &str,
+    ) -> Result<Option<EventReport>, StoreError> {
+        let key = EventKey::new(provider, tenant, event_id);
+        let filter = DeliveryFilter {
+            provider: Some(key.provider.clone()),
+            tenant: Some(key.tenant.clone()),
+            event_id: Some(key.event_id.clone()),
+            ..Default::default()
+        };
+        let mut deliveries = Vec::new();
+        for delivery in self.list_deliveries(&filter).await? {
+            let attempts = self.delivery_attempts(delivery.id).await?;
+            deliveries.push(DeliveryReport { delivery, attempts });
+        }
+        let report = EventReport {
+            dedup: self.dedup_record(&key).await?,
+            processed_event: self
+                .processed_event(provider, tenant, event_id)
+                .await?
+                .map(ProcessedSummary::from),
+            deliveries,
+            quarantined: self.quarantined(&key).await?,
+            provider: key.provider,
+            tenant: key.tenant,
+            event_id: key.event_id,
+        };
+        Ok((!report.is_empty()).then_some(report))
+    }
+}

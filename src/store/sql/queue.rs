@@ -1,0 +1,172 @@
+//! The delivery queue's statements that both dialects run as written:
+//! leases, listings, attempts, requeues and depth. Recording outcomes
+//! differs (one transaction per outcome on SQLite, group-committed batches
+//! on PostgreSQL) and lives with each backend.
+
+use std::time::Duration;
+
+use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
+
+use super::{Dialect, Tables};
+use crate::store::delivery::{
+    AttemptRow, AttemptView, DeliveryFilter, DeliveryRow, DeliveryView, Leased, LeasedRow,
+    QueueDepth, DELIVERY_COLUMNS, LEASED_COLUMNS,
+};
+use crate::store::types::ms;
+use crate::store::StoreError;
+
+impl<DB> Tables<DB>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> &'q str: Encode<'q, DB> + Type<DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    DeliveryRow: for<'r> FromRow<'r, DB::Row>,
+    LeasedRow: for<'r> FromRow<'r, DB::Row>,
+    AttemptRow: for<'r> FromRow<'r, DB::Row>,
+    (i64, i64): for<'r> FromRow<'r, DB::Row>,
+{
+    /// Lease up to `limit` due deliveries to `owner` for `lease`.
+    pub(crate) async fn lease(
+        &self,
+        owner: &str,
+        limit: u32,
+        lease: Duration,
+    ) -> Result<Vec<Leased>, StoreError> {
+        // A lease also moves the row's due time to the lease's end (when it
+        // is due again if its worker dies), so the due index holds the rows
+        // that are due at its front and leased rows behind them: a lease
+        // statement reads the rows it takes and stops. The due bound is the
+        // statement's start, so the index can use it.
+        let statement = format!(
+            "UPDATE delivery SET lease_owner = $1, lease_until_ms = {now} + $2,
+                                 next_attempt_ms = {now} + $2
+             WHERE id IN (SELECT id FROM delivery
+                          WHERE state = 'pending' AND next_attempt_ms <= {start}
+                            AND (lease_until_ms IS NULL OR lease_until_ms <= {start})
+                          ORDER BY next_attempt_ms LIMIT $3
+                          {skip_locked})
+             RETURNING {LEASED_COLUMNS}",
+            now = DB::NOW_MS,
+            start = DB::STATEMENT_MS,
+            skip_locked = DB::SKIP_LOCKED,
+        );
+        let rows: Vec<LeasedRow> = sqlx::query_as(&statement)
+            .bind(owner)
+            .bind(ms(lease))
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(StoreError::sqlx("lease"))?;
+        Ok(rows.into_iter().map(Leased::from).collect())
+    }
+
+    pub(crate) async fn list(&self, f: &DeliveryFilter) -> Result<Vec<DeliveryView>, StoreError> {
+        let (conditions, params) = filter(f);
+        let statement = format!(
+            "SELECT {DELIVERY_COLUMNS} FROM delivery WHERE TRUE{conditions}
+             ORDER BY id LIMIT ${}",
+            params.len() + 1
+        );
+        let mut query = sqlx::query_as::<DB, DeliveryRow>(&statement);
+        for p in params {
+            query = match p {
+                Param::Int(v) => query.bind(v),
+                Param::Text(v) => query.bind(v),
+            };
+        }
+        let rows = query
+            .bind(i64::from(f.limit.unwrap_or(100)))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(StoreError::sqlx("list"))?;
+        Ok(rows.into_iter().map(DeliveryView::from).collect())
+    }
+
+    pub(crate) async fn attempts(&self, delivery_id: i64) -> Result<Vec<AttemptView>, StoreError> {
+        let rows: Vec<AttemptRow> = sqlx::query_as(
+            "SELECT attempt, started_ms, status, latency_ms, response_body, error
+             FROM delivery_attempt WHERE delivery_id = $1 ORDER BY attempt, id",
+        )
+        .bind(delivery_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(StoreError::sqlx("attempts"))?;
+        Ok(rows.into_iter().map(AttemptView::from).collect())
+    }
+
+    /// Requeue matching deliveries, due now, attempts reset. A pending row
+    /// is queued already, and a leased one is being attempted right now:
+    /// both are left alone.
+    pub(crate) async fn requeue(&self, f: &DeliveryFilter) -> Result<u64, StoreError> {
+        let (conditions, params) = filter(f);
+        let statement = format!(
+            "UPDATE delivery SET state = 'pending', attempts = 0, next_attempt_ms = {now},
+                                 updated_ms = {now}
+             WHERE NOT (state = 'pending' AND COALESCE(lease_until_ms > {now}, FALSE))
+             {conditions}",
+            now = DB::NOW_MS,
+        );
+        let mut query = sqlx::query::<DB>(&statement);
+        for p in params {
+            query = match p {
+                Param::Int(v) => query.bind(v),
+                Param::Text(v) => query.bind(v),
+            };
+        }
+        let done = query
+            .execute(&self.pool)
+            .await
+            .map_err(StoreError::sqlx("requeue"))?;
+        Ok(DB::rows_affected(&done))
+    }
+
+    pub(crate) async fn depth(&self) -> Result<QueueDepth, StoreError> {
+        let (pending, dead): (i64, i64) = sqlx::query_as(
+            "SELECT COUNT(*) FILTER (WHERE state = 'pending'),
+                    COUNT(*) FILTER (WHERE state = 'dead')
+             FROM delivery",
+        )
+        .fetch_one(&self.pool)
+        .await
+        .map_err(StoreError::sqlx("depth"))?;
+        Ok(QueueDepth {
+            pending: pending as u64,
+            dead: dead as u64,
+        })
+    }
+}
+
+/// A value a filter binds.
+enum Param<'a> {
+    Int(i64),
+    Text(&'a str),
+}
+
+/// The filter's conditions (`AND col = $N`, numbered from 1) and the values
+/// they bind, in order.
+fn filter(f: &DeliveryFilter) -> (String, Vec<Param<'_>>) {
+    let mut params = Vec::new();
+    if let Some(id) = f.id {
+        params.push(("id", Param::Int(id)));
+    }
+    if let Some(s) = f.state {
+        params.push(("state", Param::Text(s.as_str())));
+    }
+    for (col, v) in [
+        ("provider", &f.provider),
+        ("tenant", &f.tenant),
+        ("handler", &f.handler),
+        ("event_id", &f.event_id),
+    ] {
+        if let Some(v) = v {
+            params.push((col, Param::Text(v.as_str())));
+        }
+    }
+    let conditions = (1..)
+        .zip(&params)
+        .map(|(n, (col, _))| format!(" AND {col} = ${n}"))
+        .collect();
+    (conditions, params.into_iter().map(|(_, p)| p).collect())
+}

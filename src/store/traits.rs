@@ -1,0 +1,124 @@
+//! The two things a backend is: where events are claimed and recorded
+//! ([`IngestStore`]), and the queue their deliveries wait in
+//! ([`DeliveryQueue`]). Every backend passes the same contract suite
+//! (`tests/store_contract.rs`).
+//!
+//! Calls are not bounded here: [`super::Store`] bounds every one of them
+//! with `store.timeout`.
+
+use std::fmt::Debug;
+use std::time::Duration;
+
+use async_trait::async_trait;
+
+use super::delivery::{
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, Leased, Next, QueueDepth,
+};
+use super::types::{
+    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
+    QuarantinedCopy, RecordOutcome,
+};
+use super::StoreError;
+use crate::provider::VerifiedWebhook;
+
+/// Dedup claims and the durable record of accepted events.
+///
+/// The lifecycle of a key: absent -> IN_PROGRESS (owner token, short TTL)
+/// -> COMPLETED (the dedup window). A claim is one atomic step; completion
+/// and release only succeed for the current owner.
+#[async_trait]
+pub trait IngestStore: Send + Sync + Debug {
+    /// Atomically claim the event's key for `ttl` under `owner`.
+    async fn claim(
+        &self,
+        ev: &VerifiedWebhook,
+        owner: OwnerToken,
+        ttl: Duration,
+    ) -> Result<ClaimOutcome, StoreError>;
+
+    /// Record the event durably (critical events) with one pending
+    /// delivery per handler, and mark the key COMPLETED for `window`, if
+    /// `owner` still owns it. A body other than the one already recorded
+    /// for this event ID (in `processed_event`, or in deliveries the
+    /// handlers were given) is a conflict, and nothing of it is recorded.
+    async fn commit(
+        &self,
+        ev: &VerifiedWebhook,
+        owner: &OwnerToken,
+        window: Duration,
+        handlers: &[&str],
+    ) -> Result<CommitOutcome, StoreError>;
+
+    /// One pending delivery per handler without completing the key (`ack =
+    /// "handlers"` completes it only once they are acknowledged). The
+    /// deliveries outlive a released claim, and keep the body's digest: a
+    /// later request with another body is a conflict.
+    async fn record_pending(
+        &self,
+        ev: &VerifiedWebhook,
+        handlers: &[&str],
+    ) -> Result<RecordOutcome, StoreError>;
+
+    /// Give the claim up, if `owner` still owns it (a stale owner must
+    /// never free a newer claim or a completed key).
+    async fn release(&self, ev: &VerifiedWebhook, owner: &OwnerToken) -> Result<(), StoreError>;
+
+    /// Keep a request that reused an event ID with a different body;
+    /// identical copies are counted on one record.
+    async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError>;
+
+    /// Whether every store behind this one answers.
+    async fn ping(&self) -> Result<(), StoreError>;
+
+    /// Drop expired dedup state where the store does not expire it itself;
+    /// how many keys went.
+    async fn purge_expired(&self) -> Result<u64, StoreError>;
+
+    /// Counts of what is recorded (walks the keyspace on Redis: for tests
+    /// and operators, not the request path).
+    async fn inventory(&self) -> Result<Inventory, StoreError>;
+
+    /// The `processed_event` row of one event, if any.
+    async fn processed_event(&self, key: &EventKey) -> Result<Option<ProcessedEvent>, StoreError>;
+
+    /// What the dedup record of one event says, and until when it is kept.
+    async fn dedup_record(&self, key: &EventKey) -> Result<DedupRecord, StoreError>;
+
+    /// The quarantined copies of one event, oldest first.
+    async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError>;
+}
+
+/// Deliveries waiting for their handlers, leased by workers.
+#[async_trait]
+pub trait DeliveryQueue: Send + Sync + Debug {
+    /// Lease up to `limit` due deliveries to `owner` for `lease`.
+    async fn lease(
+        &self,
+        owner: &str,
+        limit: u32,
+        lease: Duration,
+    ) -> Result<Vec<Leased>, StoreError>;
+
+    /// Record an attempt and what follows from it, if `owner` still holds
+    /// the lease; `false` when the lease was lost to another worker.
+    async fn finish(
+        &self,
+        delivery: &Leased,
+        owner: &str,
+        attempt: &AttemptRecord,
+        next: Next,
+    ) -> Result<bool, StoreError>;
+
+    /// Deliveries matching `filter`, oldest first.
+    async fn list(&self, filter: &DeliveryFilter) -> Result<Vec<DeliveryView>, StoreError>;
+
+    /// Every attempt of one delivery, in order.
+    async fn attempts(&self, delivery_id: i64) -> Result<Vec<AttemptView>, StoreError>;
+
+    /// Requeue matching deliveries (re-delivery, dead-letter replay), due
+    /// now, attempts reset; a delivery a worker holds is left alone.
+    async fn requeue(&self, filter: &DeliveryFilter) -> Result<u64, StoreError>;
+
+    /// Pending and dead deliveries.
+    async fn depth(&self) -> Result<QueueDepth, StoreError>;
+}

@@ -83,7 +83,7 @@ pub(crate) trait Family: std::fmt::Debug + Send + Sync {
     /// Whether verification reads the external URL (`{url}`).
     fn needs_url(&self) -> bool;
 
-    /// The headers whose absence is `missing_signature`.
+    /// The headers that carry the signature.
     fn signature_headers(&self) -> &[String];
 
     /// Headers whose value is the secret itself (a shared token): captures

@@ -2,9 +2,9 @@
 //!
 //! A definition names one of the signature scheme families implemented in
 //! [`super::scheme`] and fills in its parameters, may name a handshake from
-//! [`super::handshake`], and says where the event ID and event type live. Built-in definitions are the files in `providers/`,
-//! embedded in the binary; a directory of `*.toml` files can add to or replace
-//! them.
+//! [`super::handshake`], and says where the event ID and event type live.
+//! Built-in definitions are the files in `providers/`, embedded in the
+//! binary; a directory of `*.toml` files can add to or replace them.
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -8,7 +8,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
-use crate::provider::{SchemeKind, VerifiedWebhook};
+use crate::provider::VerifiedWebhook;
 
 /// Stands in for a header value that is itself a secret (a shared token).
 pub const REDACTED: &str = "[redacted]";
@@ -64,16 +64,13 @@ impl CaptureWriter {
     /// capture is a diagnostic, the event is what matters.
     pub async fn write(&self, req: &HttpRequest, ev: &VerifiedWebhook) {
         let def = &ev.provider().def;
-        let secret_header =
-            (def.signature.scheme == SchemeKind::Token).then_some(&def.signature.header);
+        let secret_headers = def.secret_headers();
         let headers = req
             .headers()
             .iter()
             .map(|(name, value)| {
                 let name = name.as_str().to_owned();
-                let value = if secret_header
-                    .is_some_and(|h| h.0.iter().any(|n| n.eq_ignore_ascii_case(&name)))
-                {
+                let value = if secret_headers.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
                     REDACTED.to_owned()
                 } else {
                     String::from_utf8_lossy(value.as_bytes()).into_owned()

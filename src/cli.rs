@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 use secrecy::{ExposeSecret, SecretString};
 
 use crate::config::{self, Settings};
-use crate::provider::{sender_headers, Definitions, SigningKey};
+use crate::provider::{sender_headers, Definitions};
 
 #[derive(Parser)]
 #[command(name = "hookline", version, about = "Webhook ingestion receiver")]
@@ -40,7 +40,7 @@ enum Command {
     Migrate(ConfigArg),
     /// Print the headers a provider would send for the body on standard input.
     Sign {
-        /// Provider kind (stripe, github, shopify, slack, standard-webhooks, svix, gitlab, generic-hmac).
+        /// Provider kind (`hookline sign --provider x` lists them).
         #[arg(long)]
         provider: String,
         /// The signing secret.
@@ -326,7 +326,8 @@ async fn run(command: Command) -> anyhow::Result<i32> {
                     defs.kinds().collect::<Vec<_>>().join(", ")
                 )
             })?;
-            let key = SigningKey::decode(def.signature.secret_encoding, secret.expose_secret())
+            let key = def
+                .decode_secret(secret.expose_secret())
                 .map_err(|e| anyhow::anyhow!("--secret: {e}"))?;
             let mut body = Vec::new();
             std::io::stdin().read_to_end(&mut body)?;
@@ -340,7 +341,8 @@ async fn run(command: Command) -> anyhow::Result<i32> {
                 event_type.as_deref(),
                 timestamp,
                 &url,
-            );
+            )
+            .map_err(|e| anyhow::anyhow!("cannot sign for {provider}: {e}"))?;
             for (k, v) in headers {
                 println!("{k}: {v}");
             }

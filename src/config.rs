@@ -15,7 +15,7 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
-use crate::provider::{Definitions, ProviderDef, SigningKey};
+use crate::provider::{Definitions, Key, ProviderDef};
 
 /// The tenant used by `POST /webhooks/{provider}`.
 pub const DEFAULT_TENANT: &str = "default";
@@ -407,7 +407,7 @@ impl Provider {
 #[derive(Debug)]
 pub struct Tenant {
     pub name: String,
-    pub keys: Vec<SigningKey>,
+    pub keys: Vec<Key>,
 }
 
 /// A downstream handler.
@@ -422,7 +422,7 @@ pub struct Handler {
     pub timeout: Duration,
     pub max_attempts: u32,
     pub max_age: Option<Duration>,
-    pub signing_key: SigningKey,
+    pub signing_key: Key,
 }
 
 impl Handler {
@@ -705,14 +705,18 @@ fn validate(file: String, cfg: &config::Config) -> Result<Settings, ConfigError>
             }
             let mut keys = Vec::new();
             for (i, s) in t.secrets.iter().enumerate() {
-                match SigningKey::decode(def.signature.secret_encoding, s.expose_secret()) {
+                match def.decode_secret(s.expose_secret()) {
                     Ok(k) => keys.push(k),
-                    Err(reason) => issue(&mut issues, format!("{tkey}.secrets[{i}]"), reason),
+                    Err(reason) => issue(
+                        &mut issues,
+                        format!("{tkey}.secrets[{i}]"),
+                        reason.to_string(),
+                    ),
                 }
             }
             for var in &t.secrets_env {
                 match std::env::var(var) {
-                    Ok(s) => match SigningKey::decode(def.signature.secret_encoding, &s) {
+                    Ok(s) => match def.decode_secret(&s) {
                         Ok(k) => keys.push(k),
                         Err(reason) => issue(
                             &mut issues,
@@ -810,13 +814,16 @@ fn validate(file: String, cfg: &config::Config) -> Result<Settings, ConfigError>
                 "must be at least 1".into(),
             );
         }
-        let signing_key = match SigningKey::decode(
-            crate::provider::SecretEncoding::WhsecBase64,
+        let signing_key = match crate::delivery::outbound::decode_signing_secret(
             raw.signing_secret.expose_secret(),
         ) {
             Ok(k) => Some(k),
             Err(reason) => {
-                issue(&mut issues, format!("{key}.signing_secret"), reason);
+                issue(
+                    &mut issues,
+                    format!("{key}.signing_secret"),
+                    reason.to_string(),
+                );
                 None
             }
         };

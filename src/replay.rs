@@ -10,7 +10,7 @@ use secrecy::{ExposeSecret, SecretString};
 use tokio::sync::Semaphore;
 
 use crate::capture::Capture;
-use crate::provider::{sign, Definitions, SignInput, SigningKey};
+use crate::provider::{Definitions, SignInput};
 
 /// Headers a replay must not copy: the client computes them itself.
 const HOP_BY_HOP: &[&str] = &[
@@ -116,13 +116,12 @@ fn prepare(capture: &Capture, opts: &ReplayOptions) -> anyhow::Result<Prepared> 
             .definitions
             .get(capture.kind())
             .ok_or_else(|| anyhow::anyhow!("unknown provider kind {:?}", capture.kind()))?;
-        let key = SigningKey::decode(def.signature.secret_encoding, secret.expose_secret())
+        let key = def
+            .decode_secret(secret.expose_secret())
             .map_err(|e| anyhow::anyhow!("--resign: {e}"))?;
-        let sig = &def.signature;
         // Keep the message id the capture had, so dedup sees the same event.
-        let id = sig
-            .id_header
-            .as_ref()
+        let id = def
+            .signed_id_header()
             .and_then(|names| {
                 names
                     .0
@@ -134,16 +133,19 @@ fn prepare(capture: &Capture, opts: &ReplayOptions) -> anyhow::Result<Prepared> 
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)?
             .as_secs() as i64;
-        let fresh = sign(
-            def,
-            &key,
-            &SignInput {
-                body: &body,
-                id: &id,
-                timestamp: now,
-                url: url.as_str(),
-            },
-        );
+        let fresh = def
+            .sign(
+                &key,
+                &SignInput {
+                    method: &capture.method,
+                    url: url.as_str(),
+                    headers: &headers,
+                    body: &body,
+                    id: &id,
+                    timestamp: now,
+                },
+            )
+            .map_err(|e| anyhow::anyhow!("--resign: {e}"))?;
         headers.retain(|(k, _)| !fresh.iter().any(|(f, _)| f.eq_ignore_ascii_case(k)));
         headers.extend(fresh);
     }

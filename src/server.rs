@@ -22,7 +22,10 @@ use crate::capture::CaptureWriter;
 use crate::config::{AckMode, Settings, DEFAULT_TENANT};
 use crate::delivery::worker::Workers;
 use crate::metrics::Metrics;
-use crate::provider::{verify_request, HeaderLookup, Rejection, VerifiedWebhook, VerifyError};
+use crate::provider::{
+    verify_request, HandshakeAnswer, HeaderLookup, Rejection, TenantState, UntrustedRequest,
+    Verdict, VerifiedWebhook,
+};
 use crate::store::delivery::{DeliveryFilter, DeliveryState};
 use crate::store::{ClaimOutcome, CommitOutcome, RecordOutcome, Store, StoreError};
 
@@ -82,19 +85,8 @@ impl ApiError {
             ApiError::UnknownTenant { .. } => "unknown_tenant",
             ApiError::PayloadTooLarge { .. } => "payload_too_large",
             ApiError::BodyRead => "malformed_payload",
-            ApiError::Rejected(Rejection::Verify(VerifyError::MissingSignature)) => {
-                "missing_signature"
-            }
-            ApiError::Rejected(Rejection::Verify(VerifyError::InvalidSignature)) => {
-                "invalid_signature"
-            }
-            ApiError::Rejected(Rejection::Verify(VerifyError::TimestampOutOfTolerance)) => {
-                "timestamp_out_of_tolerance"
-            }
-            ApiError::Rejected(Rejection::MissingEventId) => "missing_event_id",
-            ApiError::Rejected(Rejection::MalformedPayload) | ApiError::Unstorable(_) => {
-                "malformed_payload"
-            }
+            ApiError::Rejected(r) => r.code(),
+            ApiError::Unstorable(_) => "malformed_payload",
             ApiError::InProgress { .. } => "in_progress",
             ApiError::Conflict => "event_id_conflict",
             ApiError::StoreUnavailable(_) => "store_unavailable",
@@ -108,6 +100,7 @@ impl ApiError {
             StatusCode::PAYLOAD_TOO_LARGE => "Payload Too Large",
             StatusCode::UNAUTHORIZED => "Unauthorized",
             StatusCode::BAD_REQUEST => "Bad Request",
+            StatusCode::METHOD_NOT_ALLOWED => "Method Not Allowed",
             StatusCode::CONFLICT => "Conflict",
             StatusCode::UNPROCESSABLE_ENTITY => "Unprocessable Content",
             _ => "Service Unavailable",
@@ -139,8 +132,9 @@ impl ResponseError for ApiError {
             ApiError::UnknownProvider(_) | ApiError::UnknownTenant { .. } => StatusCode::NOT_FOUND,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::BodyRead | ApiError::Unstorable(_) => StatusCode::BAD_REQUEST,
-            ApiError::Rejected(Rejection::Verify(_)) => StatusCode::UNAUTHORIZED,
-            ApiError::Rejected(_) => StatusCode::BAD_REQUEST,
+            ApiError::Rejected(r) => {
+                StatusCode::from_u16(r.status()).unwrap_or(StatusCode::BAD_REQUEST)
+            }
             ApiError::InProgress { .. } => StatusCode::CONFLICT,
             ApiError::Conflict => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::StoreUnavailable(_) | ApiError::NotAcknowledged => {
@@ -186,6 +180,29 @@ struct Accepted<'a> {
     provider: &'a str,
     tenant: &'a str,
     event_id: &'a str,
+}
+
+/// What a request that was not refused gets.
+enum Outcome {
+    /// An event, recorded (or a duplicate of one).
+    Event {
+        ev: VerifiedWebhook,
+        duplicate: bool,
+    },
+    /// A provider handshake: answered, never recorded.
+    Handshake(HandshakeAnswer),
+}
+
+fn handshake_response(answer: HandshakeAnswer) -> HttpResponse {
+    let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::OK);
+    let mut res = HttpResponse::build(status);
+    if let Some(content_type) = answer.content_type {
+        res.content_type(content_type);
+    }
+    for (name, value) in answer.headers {
+        res.insert_header((name, value));
+    }
+    res.body(answer.body)
 }
 
 fn success(ev: &VerifiedWebhook, duplicate: bool) -> HttpResponse {
@@ -252,7 +269,7 @@ async fn receive(
         .instrument(span.clone())
         .await;
     let outcome = match &result {
-        Ok((ev, duplicate)) => {
+        Ok(Outcome::Event { ev, duplicate }) => {
             span.record("event_id", ev.event_id());
             if *duplicate {
                 "duplicate"
@@ -260,6 +277,7 @@ async fn receive(
                 "accepted"
             }
         }
+        Ok(Outcome::Handshake(_)) => "handshake",
         Err(e) => e.code(),
     };
     span.record("outcome", outcome);
@@ -287,7 +305,10 @@ async fn receive(
             .inc();
     }
     span.in_scope(|| tracing::info!("answered"));
-    result.map(|(ev, duplicate)| success(&ev, duplicate))
+    result.map(|outcome| match outcome {
+        Outcome::Event { ev, duplicate } => success(&ev, duplicate),
+        Outcome::Handshake(answer) => handshake_response(answer),
+    })
 }
 
 async fn handle(
@@ -296,7 +317,7 @@ async fn handle(
     state: &AppState,
     provider_name: &str,
     tenant_name: &str,
-) -> Result<(VerifiedWebhook, bool), ApiError> {
+) -> Result<Outcome, ApiError> {
     let settings = &state.settings;
     let provider = settings
         .providers
@@ -310,27 +331,29 @@ async fn handle(
             tenant: tenant_name.to_owned(),
         })?;
     let body = read_capped(req, payload, settings.server.max_body_bytes).await?;
-    // Only `{url}` templates need the URL; don't build it per request otherwise.
-    let url = if provider.def.signature.template.uses_url() {
+    // Only URL-signing schemes need the external URL; don't build it per
+    // request otherwise. It is the request's own scheme and host until
+    // `server.public_url` exists.
+    let url = if provider.def.needs_url() {
         let conn = req.connection_info();
         format!("{}://{}{}", conn.scheme(), conn.host(), req.uri())
     } else {
         String::new()
     };
-    let content_type = req
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    let ev = verify_request(
-        provider,
-        tenant,
-        req.headers(),
+    let untrusted = UntrustedRequest {
+        method: req.method().as_str(),
+        url: &url,
+        query: req.query_string(),
+        headers: req.headers(),
         body,
-        &url,
-        content_type,
-        unix_now(),
-    )?;
+        received_at: unix_now(),
+    };
+    let ev = match verify_request(provider, tenant, &untrusted, &TenantState::default())? {
+        Verdict::Event(ev) => ev,
+        // A handshake is never an event: no capture, dedup key, row or
+        // delivery.
+        Verdict::Handshake(answer) => return Ok(Outcome::Handshake(answer)),
+    };
 
     if let Some(capture) = &state.capture {
         capture.write(req, &ev).await;
@@ -351,7 +374,12 @@ async fn handle(
         .inc();
     let owner = match claim {
         ClaimOutcome::Owned(owner) => owner,
-        ClaimOutcome::Duplicate => return Ok((ev, true)),
+        ClaimOutcome::Duplicate => {
+            return Ok(Outcome::Event {
+                ev,
+                duplicate: true,
+            })
+        }
         ClaimOutcome::InProgress { retry_after } => {
             return Err(ApiError::InProgress { retry_after })
         }
@@ -384,9 +412,15 @@ async fn handle(
             if let (false, Some(wake)) = (handlers.is_empty(), &state.wake) {
                 wake.notify_one();
             }
-            Ok((ev, false))
+            Ok(Outcome::Event {
+                ev,
+                duplicate: false,
+            })
         }
-        Ok(CommitOutcome::Duplicate) => Ok((ev, true)),
+        Ok(CommitOutcome::Duplicate) => Ok(Outcome::Event {
+            ev,
+            duplicate: true,
+        }),
         Ok(CommitOutcome::Conflict) => conflict(store, &ev).await,
         // Our claim expired and another request owns the key: it will
         // answer for the event; this copy is retried.
@@ -445,10 +479,7 @@ async fn wait_for_acks(
 
 /// Same ID, different body: keep the request aside and answer 422; if it
 /// cannot be kept, answer 503 so the provider tries again.
-async fn conflict(
-    store: &Store,
-    ev: &VerifiedWebhook,
-) -> Result<(VerifiedWebhook, bool), ApiError> {
+async fn conflict(store: &Store, ev: &VerifiedWebhook) -> Result<Outcome, ApiError> {
     store.quarantine(ev).await?;
     tracing::warn!(
         event_id = ev.event_id(),

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
 use clap::Parser;
-use hookline::provider::{sender_headers, Definitions, SigningKey};
+use hookline::provider::{sender_headers, Definitions};
 use rand::{Rng, SeedableRng};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -152,7 +152,8 @@ fn build_pool(args: &Args, target: &Target) -> anyhow::Result<Vec<Prepared>> {
         .get(&args.kind)
         .ok_or_else(|| anyhow::anyhow!("unknown provider kind {}", args.kind))?
         .clone();
-    let key = SigningKey::decode(def.signature.secret_encoding, &args.secret)
+    let key = def
+        .decode_secret(&args.secret)
         .map_err(|e| anyhow::anyhow!("secret: {e}"))?;
     let prefix = args
         .id_prefix
@@ -190,7 +191,8 @@ fn build_pool(args: &Args, target: &Target) -> anyhow::Result<Vec<Prepared>> {
                             Some(&args.event_type),
                             now,
                             &args.url,
-                        );
+                        )
+                        .expect("the benchmark's kind signs with a shared secret");
                         let mut req = format!(
                             "POST {} HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\n",
                             target.path,

@@ -9,7 +9,7 @@ use futures::StreamExt;
 use sha2::{Digest, Sha256};
 
 use crate::config::Handler;
-use crate::provider::{sign, Definitions, ProviderDef, SignInput};
+use crate::provider::{Definitions, Key, KeyError, ProviderDef, SignInput};
 
 /// How much of a handler's response body is kept with an attempt.
 pub const MAX_RESPONSE_BYTES: usize = 4 * 1024;
@@ -50,19 +50,30 @@ fn standard_webhooks() -> &'static ProviderDef {
     })
 }
 
+/// A handler's `signing_secret` (`whsec_` base64) as the key deliveries are
+/// signed with.
+pub fn decode_signing_secret(secret: &str) -> Result<Key, KeyError> {
+    standard_webhooks().decode_secret(secret)
+}
+
 /// Every header of a delivery attempt.
 pub fn headers(handler: &Handler, out: &Outgoing<'_>, timestamp: i64) -> Vec<(String, String)> {
     let id = webhook_id(out.provider, out.tenant, out.event_id, &handler.name);
-    let mut headers = sign(
-        standard_webhooks(),
-        &handler.signing_key,
-        &SignInput {
-            body: out.body,
-            id: &id,
-            timestamp,
-            url: "",
-        },
-    );
+    let mut headers = standard_webhooks()
+        .sign(
+            &handler.signing_key,
+            &SignInput {
+                method: "POST",
+                url: "",
+                headers: &[],
+                body: out.body,
+                id: &id,
+                timestamp,
+            },
+        )
+        // The key came from decode_signing_secret on this very definition,
+        // whose template reads no header: signing cannot fail.
+        .expect("a Standard Webhooks key signs");
     headers.push(("Idempotency-Key".into(), id));
     headers.push((
         "Content-Type".into(),

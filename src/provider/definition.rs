@@ -1,16 +1,22 @@
 //! Provider definitions: the data half of a provider.
 //!
-//! A definition names one of the signature schemes implemented in
-//! [`super::scheme`] and fills in its parameters, and says where the event ID
-//! and event type live. Built-in definitions are the files in `providers/`,
-//! embedded in the binary; a directory of `*.toml` files can add to or replace
-//! them.
+//! A definition names one of the signature scheme families implemented in
+//! [`super::scheme`] and fills in its parameters, may name a handshake from
+//! [`super::handshake`], and says where the event ID and event type live.
+//! Built-in definitions are the files in `providers/`, embedded in the
+//! binary; a directory of `*.toml` files can add to or replace them.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
 use serde::Deserialize;
+
+use super::handshake::Handshake;
+use super::header::HeaderNames;
+use super::identity::FieldSource;
+use super::key::{Key, KeyError};
+use super::scheme::{Scheme, SignError, SignInput};
 
 /// The built-in definitions, embedded at compile time.
 const BUILT_INS: &[(&str, &str)] = &[
@@ -29,35 +35,6 @@ const BUILT_INS: &[(&str, &str)] = &[
     ),
 ];
 
-/// One or several header names; the first one present in a request is used.
-/// Lets a definition accept e.g. both `webhook-id` and `svix-id`.
-#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
-#[serde(from = "OneOrMany")]
-pub struct HeaderNames(pub Vec<String>);
-
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum OneOrMany {
-    One(String),
-    Many(Vec<String>),
-}
-
-impl From<OneOrMany> for HeaderNames {
-    fn from(v: OneOrMany) -> Self {
-        match v {
-            OneOrMany::One(s) => HeaderNames(vec![s]),
-            OneOrMany::Many(v) => HeaderNames(v),
-        }
-    }
-}
-
-impl HeaderNames {
-    /// The name a sender uses (the first listed).
-    pub fn primary(&self) -> &str {
-        &self.0[0]
-    }
-}
-
 /// A provider definition file (`providers/KIND.toml`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -75,8 +52,15 @@ pub struct ProviderDef {
     /// The content type the provider sends (used by `hookline sign`).
     #[serde(default = "default_content_type")]
     pub content_type: String,
-    pub signature: SignatureDef,
+    /// The signature scheme: `scheme = "..."` and that family's parameters.
+    pub signature: Scheme,
+    /// The handshake the provider sends, if any: `kind = "..."` and its
+    /// parameters.
+    #[serde(default)]
+    pub handshake: Option<Handshake>,
+    /// Where the event ID is.
     pub event_id: FieldSource,
+    /// Where the event type is; without it, the type is empty.
     #[serde(default)]
     pub event_type: Option<FieldSource>,
 }
@@ -85,110 +69,71 @@ fn default_content_type() -> String {
     "application/json".to_owned()
 }
 
-/// The signature scheme and its parameters.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SignatureDef {
-    pub scheme: SchemeKind,
-    /// Header that carries the signature (or, for `token`, the shared token).
-    pub header: HeaderNames,
-    /// MAC algorithm. Only `sha256` is implemented.
-    #[serde(default)]
-    pub algorithm: Algorithm,
-    /// How the digest is written: `hex` or `base64`.
-    #[serde(default)]
-    pub encoding: Encoding,
-    /// Text before each digest (`sha256=`, `v0=`, `v1,`).
-    #[serde(default)]
-    pub prefix: String,
-    /// `hmac-header`: separator between several signatures in one header.
-    #[serde(default)]
-    pub separator: Option<String>,
-    /// The signed content: literal text with `{id}`, `{timestamp}`, `{url}`
-    /// and `{body}` placeholders.
-    #[serde(default = "default_signed_content")]
-    pub signed_content: String,
-    /// `hmac-header`: header that carries the signed timestamp.
-    #[serde(default)]
-    pub timestamp_header: Option<HeaderNames>,
-    /// Header whose value is `{id}` in the signed content.
-    #[serde(default)]
-    pub id_header: Option<HeaderNames>,
-    /// `hmac-kv`: separator between `key=value` pairs.
-    #[serde(default)]
-    pub pair_separator: Option<String>,
-    /// `hmac-kv`: separator between a key and its value.
-    #[serde(default)]
-    pub kv_separator: Option<String>,
-    /// `hmac-kv`: key of the timestamp pair.
-    #[serde(default)]
-    pub timestamp_key: Option<String>,
-    /// `hmac-kv`: key of the signature pairs (there may be several).
-    #[serde(default)]
-    pub signature_key: Option<String>,
-    /// How a configured secret becomes MAC key bytes.
-    #[serde(default)]
-    pub secret_encoding: SecretEncoding,
-    /// `signed_content`, parsed once when the definition is loaded.
-    #[serde(skip)]
-    pub template: super::scheme::Template,
-}
+impl ProviderDef {
+    /// Decode one configured tenant secret into the key its family
+    /// verifies with. The error names what is wrong and never contains the
+    /// secret.
+    pub fn decode_secret(&self, secret: &str) -> Result<Key, KeyError> {
+        self.signature.family().decode_secret(secret)
+    }
 
-fn default_signed_content() -> String {
-    "{body}".to_owned()
-}
+    /// Whether verification reads the external URL, so the HTTP layer
+    /// builds [`UntrustedRequest::url`](super::UntrustedRequest::url) only
+    /// then.
+    pub fn needs_url(&self) -> bool {
+        self.signature.family().needs_url()
+    }
 
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum SchemeKind {
-    /// One or more `prefix + digest` signatures in a header; optional
-    /// timestamp header. GitHub, Shopify, Slack, Standard Webhooks.
-    HmacHeader,
-    /// `t=...,v1=...,v1=...` in one header. Stripe.
-    HmacKv,
-    /// A shared token compared verbatim. GitLab.
-    Token,
-}
+    /// The methods the route accepts: `POST`, and those a handshake
+    /// answers (for the `Allow` header of a 405).
+    pub fn methods(&self) -> Vec<&'static str> {
+        let mut methods = vec!["POST"];
+        if let Some(h) = &self.handshake {
+            methods.extend(h.kind().methods());
+        }
+        methods
+    }
 
-#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum Algorithm {
-    #[default]
-    Sha256,
-}
+    /// The headers that carry the signature.
+    pub fn signature_headers(&self) -> &[String] {
+        self.signature.family().signature_headers()
+    }
 
-#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum Encoding {
-    #[default]
-    Hex,
-    Base64,
-}
+    /// Headers whose value is the secret itself: captures redact them.
+    pub fn secret_headers(&self) -> &[String] {
+        self.signature.family().secret_headers()
+    }
 
-#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum SecretEncoding {
-    /// The secret's UTF-8 bytes are the key.
-    #[default]
-    Utf8,
-    /// Standard Webhooks: optional `whsec_` prefix, then base64.
-    WhsecBase64,
-    /// Plain base64.
-    Base64,
-    /// Hex.
-    Hex,
-}
+    /// The header of the message ID the signature covers, which a
+    /// re-signed replay keeps.
+    pub fn signed_id_header(&self) -> Option<&HeaderNames> {
+        self.signature.family().id_header()
+    }
 
-/// Where a value (event ID, event type) lives.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FieldSource {
-    /// Header name(s); the first present wins.
-    #[serde(default)]
-    pub header: Option<HeaderNames>,
-    /// RFC 6901 JSON pointer into the body.
-    #[serde(default)]
-    pub json_pointer: Option<String>,
+    /// The headers this scheme adds to a request (signature, timestamp,
+    /// id): the inverse of verification.
+    pub fn sign(
+        &self,
+        key: &Key,
+        input: &SignInput<'_>,
+    ) -> Result<Vec<(String, String)>, SignError> {
+        self.signature.family().sign(key, input)
+    }
+
+    /// Cross-field rules, checked once at load.
+    fn check(&self) -> Result<(), String> {
+        self.signature
+            .family()
+            .check()
+            .map_err(|e| format!("signature: {e}"))?;
+        if let Some(h) = &self.handshake {
+            h.kind().check().map_err(|e| format!("handshake: {e}"))?;
+        }
+        if self.event_type == Some(FieldSource::BodySha256) {
+            return Err("event_type: body_sha256 is an event ID source only".into());
+        }
+        Ok(())
+    }
 }
 
 /// Definitions by kind (aliases included), shared across providers.
@@ -263,6 +208,14 @@ impl Definitions {
         self.by_kind.get(kind)
     }
 
+    /// Every definition once (aliases folded in), sorted by kind.
+    pub fn definitions(&self) -> impl Iterator<Item = &Arc<ProviderDef>> {
+        self.by_kind
+            .iter()
+            .filter(|(name, def)| **name == def.kind)
+            .map(|(_, def)| def)
+    }
+
     /// Every kind and alias, sorted.
     pub fn kinds(&self) -> impl Iterator<Item = &str> {
         self.by_kind.keys().map(String::as_str)
@@ -274,50 +227,7 @@ fn parse(file: &str, text: &str) -> Result<ProviderDef, DefinitionError> {
         file: file.to_owned(),
         reason,
     };
-    let mut def: ProviderDef = toml::from_str(text).map_err(|e| err(e.to_string()))?;
+    let def: ProviderDef = toml::from_str(text).map_err(|e| err(e.to_string()))?;
     def.check().map_err(err)?;
     Ok(def)
-}
-
-impl ProviderDef {
-    /// Cross-field rules a scheme needs.
-    fn check(&mut self) -> Result<(), String> {
-        self.signature.template = super::scheme::Template::parse(&self.signature.signed_content)
-            .map_err(|e| format!("signature.signed_content: {e}"))?;
-        let s = &self.signature;
-        let template = &s.template;
-        if s.header.0.is_empty() {
-            return Err("signature.header: at least one header name is required".into());
-        }
-        match s.scheme {
-            SchemeKind::HmacHeader => {
-                if template.uses_timestamp() && s.timestamp_header.is_none() {
-                    return Err(
-                        "signature: signed_content uses {timestamp} but timestamp_header is not set"
-                            .into(),
-                    );
-                }
-            }
-            SchemeKind::HmacKv => {
-                for (field, v) in [
-                    ("pair_separator", &s.pair_separator),
-                    ("kv_separator", &s.kv_separator),
-                    ("timestamp_key", &s.timestamp_key),
-                    ("signature_key", &s.signature_key),
-                ] {
-                    if v.as_deref().is_none_or(str::is_empty) {
-                        return Err(format!("signature.{field}: required by scheme hmac-kv"));
-                    }
-                }
-            }
-            SchemeKind::Token => {}
-        }
-        if template.uses_id() && s.id_header.is_none() {
-            return Err("signature: signed_content uses {id} but id_header is not set".into());
-        }
-        if self.event_id.header.is_none() && self.event_id.json_pointer.is_none() {
-            return Err("event_id: set header or json_pointer".into());
-        }
-        Ok(())
-    }
 }

@@ -7,6 +7,7 @@
 
 #![allow(dead_code)]
 
+pub mod provider;
 pub mod servers;
 pub mod sink;
 pub mod store;
@@ -14,7 +15,7 @@ pub mod store;
 use std::sync::Arc;
 
 use hookline::config::{self, Settings};
-use hookline::provider::{sender_headers, SigningKey};
+use hookline::provider::sender_headers;
 use hookline::server::Application;
 use hookline::store::{Inventory, Store};
 
@@ -365,8 +366,8 @@ pub fn headers_for(
 ) -> Vec<(String, String)> {
     let defs = hookline::provider::Definitions::load(None).unwrap();
     let def = defs.get(kind_of(route)).unwrap();
-    let key = SigningKey::decode(def.signature.secret_encoding, secret).unwrap();
-    sender_headers(def, &key, body, event_id, Some(event_type), timestamp, "")
+    let key = def.decode_secret(secret).unwrap();
+    sender_headers(def, &key, body, event_id, Some(event_type), timestamp, "").unwrap()
 }
 
 pub fn now() -> i64 {

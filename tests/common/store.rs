@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use hookline::config::{self, Settings};
-use hookline::provider::{verify_request, VerifiedWebhook};
+use hookline::provider::{verify_request, TenantState, UntrustedRequest, Verdict, VerifiedWebhook};
 use hookline::store::Store;
 
 use super::{drop_keys, now, test_config, AppOptions, Backend, StoreGuard, Webhook};
@@ -65,14 +65,16 @@ pub fn verified(settings: &Settings, w: &Webhook) -> VerifiedWebhook {
     let mut parts = w.path.trim_start_matches("/webhooks/").split('/');
     let provider = &settings.providers[parts.next().expect("provider")];
     let tenant = &provider.tenants[parts.next().unwrap_or("default")];
-    verify_request(
-        provider,
-        tenant,
-        &w.headers,
-        Bytes::from(w.body.clone()),
-        "",
-        Some("application/json".to_owned()),
-        now(),
-    )
-    .expect("verifies")
+    let req = UntrustedRequest {
+        method: "POST",
+        url: "",
+        query: "",
+        headers: &w.headers,
+        body: Bytes::from(w.body.clone()),
+        received_at: now(),
+    };
+    match verify_request(provider, tenant, &req, &TenantState::default()) {
+        Ok(Verdict::Event(ev)) => ev,
+        other => panic!("expected an event, got {other:?}"),
+    }
 }

@@ -1,0 +1,156 @@
+//! Handshakes: requests a provider sends to prove or set up an endpoint
+//! (Slack's `url_verification`, hub.challenge, CRC checks, ...), answered
+//! by [`super::verify_request`] as a [`HandshakeAnswer`], never an event.
+//!
+//! A definition's optional `[handshake]` table names one kind with
+//! `kind = "..."` plus its parameters; serde turns it into one
+//! [`Handshake`] variant holding the kind's struct.
+//!
+//! # Adding a kind
+//!
+//! 1. Write `handshake/NAME.rs`: a struct deriving `Deserialize` with
+//!    `#[serde(deny_unknown_fields)]` (its fields, if any, documented) and
+//!    `impl HandshakeKind` for it.
+//! 2. Add `mod NAME;` below and a variant to [`Handshake`]: the TOML name
+//!    is the variant's kebab-case name.
+//! 3. Add the variant's arm to [`Handshake::kind`]. That is the only match.
+//!
+//! What a kind can express: [`Stage::Unsigned`] for requests that carry no
+//! signature (GET challenges, answered before verification, perhaps
+//! checked against the tenant's `verify_token`), [`Stage::Signed`] for those
+//! answered only once the signature verified; other methods than `POST`
+//! through [`HandshakeKind::methods`]; answers with any status, content
+//! type, body and headers; a secret to store for the tenant
+//! ([`HandshakeAnswer::store_secret`]), which later requests then carry in
+//! [`TenantState::stored_key`].
+
+mod slack;
+
+use bytes::Bytes;
+use secrecy::SecretString;
+use serde::Deserialize;
+
+use super::key::Key;
+use super::request::{Rejection, UntrustedRequest};
+
+/// The longest challenge echoed back; a longer one is refused
+/// (`malformed_payload`), so the endpoint cannot be made to reflect
+/// arbitrary amounts of data.
+pub const MAX_CHALLENGE_LEN: usize = 512;
+
+/// The `[handshake]` table of a definition: one kind and its parameters.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Handshake {
+    /// Slack Events API `url_verification`: after the signature, echo
+    /// `challenge` as `text/plain`.
+    SlackUrlVerification(slack::SlackUrlVerification),
+}
+
+impl Handshake {
+    /// The kind's behaviour. The one place that matches on the variants.
+    pub(crate) fn kind(&self) -> &dyn HandshakeKind {
+        match self {
+            Handshake::SlackUrlVerification(h) => h,
+        }
+    }
+
+    /// The kind's TOML name, for logs and metrics.
+    pub fn name(&self) -> &'static str {
+        self.kind().name()
+    }
+}
+
+/// When a handshake is recognised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Before any signature check: the request carries none, and proves
+    /// itself otherwise (a `verify_token`) or not at all.
+    Unsigned,
+    /// Only once the request's signature verified.
+    Signed,
+}
+
+/// What a handshake kind does. Implemented by each kind's struct.
+pub(crate) trait HandshakeKind: std::fmt::Debug + Send + Sync {
+    /// The TOML `kind`.
+    fn name(&self) -> &'static str;
+
+    fn stage(&self) -> Stage;
+
+    /// Methods other than `POST` this kind answers (`GET`, `HEAD`).
+    fn methods(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Cross-field rules, checked once when the definition loads.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// `None` when `req` is not this handshake (it is then an ordinary
+    /// event); otherwise the answer, or why the handshake is refused.
+    fn answer(
+        &self,
+        req: &UntrustedRequest<'_>,
+        tenant: &Credentials<'_>,
+    ) -> Option<Result<HandshakeAnswer, Rejection>>;
+}
+
+/// What the HTTP layer knows of a tenant beyond its configured keys, for
+/// handshakes that need it. `Default` is "nothing".
+#[derive(Debug, Default, Clone, Copy)]
+pub struct TenantState<'a> {
+    /// The tenant's `verify_token` (hub.challenge handshakes).
+    pub verify_token: Option<&'a SecretString>,
+    /// A secret an earlier handshake stored for this provider and tenant
+    /// (Asana's `X-Hook-Secret`), decoded by the definition; requests are
+    /// verified against it as well as the configured keys.
+    pub stored_key: Option<&'a Key>,
+}
+
+/// Everything a handshake may use to answer.
+pub struct Credentials<'a> {
+    /// The configured keys, then the stored one.
+    pub keys: &'a [&'a Key],
+    pub verify_token: Option<&'a SecretString>,
+}
+
+/// The answer to a handshake, sent as is.
+#[derive(Debug, Clone)]
+pub struct HandshakeAnswer {
+    pub status: u16,
+    pub content_type: Option<&'static str>,
+    pub body: Bytes,
+    /// Extra headers (`X-Content-Type-Options`, Asana's `X-Hook-Secret`).
+    pub headers: Vec<(String, String)>,
+    /// A secret to store durably for this provider and tenant before the
+    /// answer is sent; `None` for stateless handshakes.
+    pub store_secret: Option<SecretString>,
+}
+
+impl HandshakeAnswer {
+    /// `200`, `text/plain`, the challenge echoed, and `nosniff` so that no
+    /// browser reads the echoed text as anything else.
+    pub fn echo(challenge: &str) -> Self {
+        HandshakeAnswer {
+            status: 200,
+            content_type: Some("text/plain"),
+            body: Bytes::copy_from_slice(challenge.as_bytes()),
+            headers: vec![("X-Content-Type-Options".into(), "nosniff".into())],
+            store_secret: None,
+        }
+    }
+}
+
+/// A challenge fit to echo: non-empty, at most [`MAX_CHALLENGE_LEN`]
+/// bytes, no control characters.
+pub(crate) fn echoable(challenge: &str) -> Result<&str, Rejection> {
+    if challenge.is_empty()
+        || challenge.len() > MAX_CHALLENGE_LEN
+        || challenge.chars().any(char::is_control)
+    {
+        return Err(Rejection::MalformedPayload);
+    }
+    Ok(challenge)
+}

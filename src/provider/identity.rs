@@ -1,0 +1,232 @@
+//! Event identity: where a definition finds the event ID and event type,
+//! and how they are taken out of a verified request.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use sha2::{Digest, Sha256};
+
+use super::form;
+use super::header::{HeaderLookup, HeaderNames};
+use super::request::Rejection;
+
+/// Longest event ID accepted; longer ones are malformed.
+pub const MAX_EVENT_ID_LEN: usize = 255;
+
+/// Where a value (event ID, event type) lives. In TOML, exactly one of
+/// `header`, `json_pointer`, `form_field` or `body_sha256 = true`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "RawFieldSource")]
+pub enum FieldSource {
+    /// A header (or the first present of several).
+    Header(HeaderNames),
+    /// An RFC 6901 JSON pointer into the body.
+    JsonPointer(String),
+    /// A field of an `application/x-www-form-urlencoded` body.
+    FormField(String),
+    /// The hex SHA-256 of the raw body, for providers that send no ID: an
+    /// identical retry is then a duplicate. Event ID only.
+    BodySha256,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFieldSource {
+    /// Header name(s); the first present wins.
+    #[serde(default)]
+    header: Option<HeaderNames>,
+    /// RFC 6901 JSON pointer into the body.
+    #[serde(default)]
+    json_pointer: Option<String>,
+    /// Name of a form field.
+    #[serde(default)]
+    form_field: Option<String>,
+    /// `true`: the hex SHA-256 of the body.
+    #[serde(default)]
+    body_sha256: bool,
+}
+
+impl TryFrom<RawFieldSource> for FieldSource {
+    type Error = String;
+
+    fn try_from(raw: RawFieldSource) -> Result<Self, String> {
+        let mut set = Vec::new();
+        if let Some(h) = raw.header {
+            set.push(FieldSource::Header(h));
+        }
+        if let Some(p) = raw.json_pointer {
+            if !(p.is_empty() || p.starts_with('/')) {
+                return Err(format!(
+                    "json_pointer {p:?} must be empty or start with '/'"
+                ));
+            }
+            set.push(FieldSource::JsonPointer(p));
+        }
+        if let Some(f) = raw.form_field {
+            if f.is_empty() {
+                return Err("form_field must not be empty".into());
+            }
+            set.push(FieldSource::FormField(f));
+        }
+        if raw.body_sha256 {
+            set.push(FieldSource::BodySha256);
+        }
+        match set.len() {
+            1 => Ok(set.remove(0)),
+            _ => Err(
+                "set exactly one of header, json_pointer, form_field, body_sha256 = true".into(),
+            ),
+        }
+    }
+}
+
+/// The event ID and event type of a verified request.
+pub(crate) fn extract(
+    event_id: &FieldSource,
+    event_type: Option<&FieldSource>,
+    headers: &dyn HeaderLookup,
+    body: &[u8],
+) -> Result<(String, String), Rejection> {
+    // Validate the body as JSON only if a pointer needs it, and only once.
+    // It stays raw: extraction walks just the pointer's path, so a large
+    // body is never built into a tree of allocated values.
+    let needs_json = std::iter::once(event_id)
+        .chain(event_type)
+        .any(|s| matches!(s, FieldSource::JsonPointer(_)));
+    let json = if needs_json {
+        Some(serde_json::from_slice::<&RawValue>(body).map_err(|_| Rejection::MalformedPayload)?)
+    } else {
+        None
+    };
+    let id = match value(event_id, headers, body, json)? {
+        Some(id) if !id.is_empty() => id,
+        _ => return Err(Rejection::MissingEventId),
+    };
+    if id.len() > MAX_EVENT_ID_LEN || id.chars().any(char::is_control) {
+        return Err(Rejection::MalformedPayload);
+    }
+    let kind = match event_type {
+        Some(src) => value(src, headers, body, json)?.unwrap_or_default(),
+        None => String::new(),
+    };
+    // Control characters (NUL above all, which PostgreSQL text cannot
+    // hold) would make the request fail on every retry: refuse it now.
+    if kind.chars().any(char::is_control) {
+        return Err(Rejection::MalformedPayload);
+    }
+    Ok((id, kind))
+}
+
+/// The value at `src`: `Ok(None)` when absent; an object or array where a
+/// scalar belongs is malformed.
+fn value(
+    src: &FieldSource,
+    headers: &dyn HeaderLookup,
+    body: &[u8],
+    json: Option<&RawValue>,
+) -> Result<Option<String>, Rejection> {
+    match src {
+        FieldSource::Header(names) => Ok(headers.first_of(names).map(|v| v.trim().to_owned())),
+        FieldSource::FormField(name) => Ok(form::field(body, name)),
+        FieldSource::BodySha256 => Ok(Some(hex::encode(Sha256::digest(body)))),
+        FieldSource::JsonPointer(pointer) => {
+            let Some(raw) = json.and_then(|j| raw_pointer(j, pointer)) else {
+                return Ok(None);
+            };
+            match serde_json::from_str(raw.get()) {
+                Ok(serde_json::Value::Null) => Ok(None),
+                Ok(serde_json::Value::String(s)) => Ok(Some(s)),
+                Ok(serde_json::Value::Number(n)) => Ok(Some(n.to_string())),
+                _ => Err(Rejection::MalformedPayload),
+            }
+        }
+    }
+}
+
+/// The raw value at an RFC 6901 pointer, or `None` if the path is absent.
+/// Each step deserializes one level into borrowed raw members; values off
+/// the path are skipped, not built.
+pub(crate) fn raw_pointer<'a>(root: &'a RawValue, pointer: &str) -> Option<&'a RawValue> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    let mut at = root;
+    for token in pointer.strip_prefix('/')?.split('/') {
+        let token: std::borrow::Cow<'_, str> = if token.contains('~') {
+            token.replace("~1", "/").replace("~0", "~").into()
+        } else {
+            token.into()
+        };
+        at = match at.get().as_bytes().first()? {
+            b'{' => {
+                let members: std::collections::HashMap<String, &RawValue> =
+                    serde_json::from_str(at.get()).ok()?;
+                members.get(token.as_ref()).copied()?
+            }
+            b'[' => {
+                let items: Vec<&RawValue> = serde_json::from_str(at.get()).ok()?;
+                items.get(token.parse::<usize>().ok()?).copied()?
+            }
+            _ => return None,
+        };
+    }
+    Some(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{raw_pointer, FieldSource};
+    use serde_json::value::RawValue;
+
+    /// The walk agrees with serde_json's own `Value::pointer`.
+    #[test]
+    fn raw_pointer_matches_value_pointer() {
+        let doc = r#"{"id":"evt_1","n":7,"event":{"type":"app_mention","a/b":1,"m~n":2},
+                     "list":[{"x":true},"two"],"nil":null,"esc\u0041ped":"yes","dup":1,"dup":2}"#;
+        let raw: &RawValue = serde_json::from_str(doc).unwrap();
+        let value: serde_json::Value = serde_json::from_str(doc).unwrap();
+        for p in [
+            "",
+            "/id",
+            "/n",
+            "/event/type",
+            "/event/a~1b",
+            "/event/m~0n",
+            "/list/0/x",
+            "/list/1",
+            "/list/2",
+            "/list/x",
+            "/nil",
+            "/escAped",
+            "/dup",
+            "/missing",
+            "/id/deeper",
+            "id",
+        ] {
+            let ours = raw_pointer(raw, p)
+                .map(|r| serde_json::from_str::<serde_json::Value>(r.get()).unwrap());
+            assert_eq!(ours.as_ref(), value.pointer(p), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn exactly_one_source() {
+        let parse = |s: &str| toml::from_str::<FieldSource>(s);
+        assert_eq!(
+            parse("form_field = \"MessageSid\"").unwrap(),
+            FieldSource::FormField("MessageSid".into())
+        );
+        assert_eq!(
+            parse("body_sha256 = true").unwrap(),
+            FieldSource::BodySha256
+        );
+        for bad in [
+            "",
+            "body_sha256 = false",
+            "header = \"X-Id\"\njson_pointer = \"/id\"",
+            "json_pointer = \"id\"",
+            "jsonpointer = \"/id\"",
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! Key material: what one configured secret becomes once the provider's
+//! scheme family has decoded it.
+//!
+//! The family decides: a MAC key for HMAC, the token itself for `token`,
+//! and later a public key for Ed25519 or ECDSA, `user:password` for Basic.
+//! A [`Key`] never shows its bytes in `Debug` output, and a [`KeyError`]
+//! says what is wrong with a secret without ever containing it.
+
+use secrecy::{ExposeSecret, SecretSlice};
+
+/// One tenant secret, decoded by its provider's family
+/// ([`super::ProviderDef::decode_secret`]).
+pub struct Key(Material);
+
+/// The kinds of key material. A family whose key is not a shared secret
+/// (a public key) adds a variant here and an accessor beside [`Key::shared`].
+enum Material {
+    /// Bytes both sides hold: a MAC key, a token, `user:password`.
+    Shared(SecretSlice<u8>),
+}
+
+impl Key {
+    /// A shared secret; empty bytes are refused, since they would verify
+    /// anything an attacker signs with an empty key.
+    pub(crate) fn shared(bytes: Vec<u8>) -> Result<Key, KeyError> {
+        if bytes.is_empty() {
+            return Err(KeyError::new("the secret is empty"));
+        }
+        Ok(Key(Material::Shared(bytes.into())))
+    }
+
+    /// The shared-secret bytes, if this key is one.
+    pub(crate) fn shared_bytes(&self) -> Option<&[u8]> {
+        match &self.0 {
+            Material::Shared(s) => Some(s.expose_secret()),
+        }
+    }
+}
+
+impl std::fmt::Debug for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Key([redacted])")
+    }
+}
+
+/// Why a configured secret cannot be used. The reason is written by the
+/// family and never quotes the secret.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{reason}")]
+pub struct KeyError {
+    reason: String,
+}
+
+impl KeyError {
+    /// `reason` must describe the secret's shape, never its content.
+    pub(crate) fn new(reason: impl Into<String>) -> Self {
+        KeyError {
+            reason: reason.into(),
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! The verify function's input and output: an untrusted request in, a
+//! [`Verdict`] or a [`Rejection`] out.
+
+use bytes::Bytes;
+
+use super::handshake::HandshakeAnswer;
+use super::header::HeaderLookup;
+use super::scheme::VerifyError;
+use super::webhook::VerifiedWebhook;
+
+/// A request as it arrived, nothing about it trusted yet.
+pub struct UntrustedRequest<'a> {
+    /// The HTTP method, upper case: `POST`, `GET`, `HEAD`.
+    pub method: &'a str,
+    /// The external URL the provider called: scheme, host, path and query.
+    /// The HTTP layer builds it only when the definition
+    /// [`needs_url`](super::ProviderDef::needs_url); otherwise empty.
+    pub url: &'a str,
+    /// The raw query string, without `?` (handshakes read their parameters
+    /// from it).
+    pub query: &'a str,
+    pub headers: &'a dyn HeaderLookup,
+    /// The raw body, exactly as received.
+    pub body: Bytes,
+    /// Unix seconds at which it was received: signed timestamps are checked
+    /// against it.
+    pub received_at: i64,
+}
+
+impl UntrustedRequest<'_> {
+    pub fn content_type(&self) -> Option<&str> {
+        self.headers.header("Content-Type")
+    }
+}
+
+/// What a request that passed verification is.
+#[derive(Debug)]
+pub enum Verdict {
+    /// An event, for dedup and delivery.
+    Event(VerifiedWebhook),
+    /// A provider handshake: answered as is, never an event (no dedup key,
+    /// row or delivery).
+    Handshake(HandshakeAnswer),
+}
+
+/// Why a request was rejected before reaching any state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Rejection {
+    #[error(transparent)]
+    Verify(#[from] VerifyError),
+    #[error("the event ID is absent")]
+    MissingEventId,
+    #[error("the body or event ID could not be parsed")]
+    MalformedPayload,
+    /// A method other than `POST` that no handshake of the definition
+    /// answers; the allowed methods are
+    /// [`ProviderDef::methods`](super::ProviderDef::methods).
+    #[error("this method is not accepted here")]
+    MethodNotAllowed,
+}
+
+impl Rejection {
+    /// The problem `code` the HTTP answer carries.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Rejection::Verify(VerifyError::MissingSignature) => "missing_signature",
+            Rejection::Verify(VerifyError::InvalidSignature) => "invalid_signature",
+            Rejection::Verify(VerifyError::TimestampOutOfTolerance) => "timestamp_out_of_tolerance",
+            Rejection::MissingEventId => "missing_event_id",
+            Rejection::MalformedPayload => "malformed_payload",
+            Rejection::MethodNotAllowed => "method_not_allowed",
+        }
+    }
+
+    /// The HTTP status: 401 for verification, 405 for a method, 400 for a
+    /// body that never becomes an event.
+    pub fn status(&self) -> u16 {
+        match self {
+            Rejection::Verify(_) => 401,
+            Rejection::MethodNotAllowed => 405,
+            Rejection::MissingEventId | Rejection::MalformedPayload => 400,
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! `scheme = "hmac"`: one or more `prefix + digest` signatures in a header,
+//! an HMAC over a template of the request. GitHub, Shopify, Slack,
+//! Standard Webhooks.
+
+use serde::Deserialize;
+
+use super::mac::{self, Algorithm, DigestEncoding, SecretEncoding};
+use super::{Family, SignError, SignInput, VerifyError};
+use crate::provider::header::HeaderNames;
+use crate::provider::key::{Key, KeyError};
+use crate::provider::request::UntrustedRequest;
+use crate::provider::template::{Template, Values};
+
+/// The parameters of `scheme = "hmac"`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HmacParams {
+    /// Header that carries the signature(s); a list accepts the first one
+    /// present.
+    pub header: HeaderNames,
+    /// `sha1`, `sha256` (default) or `sha512`.
+    #[serde(default)]
+    pub algorithm: Algorithm,
+    /// How the digest is written: `hex` (default), `base64`, `base64url`.
+    #[serde(default)]
+    pub encoding: DigestEncoding,
+    /// Text before each digest (`sha256=`, `v0=`, `v1,`); a signature
+    /// without it is not a candidate.
+    #[serde(default)]
+    pub prefix: String,
+    /// Separator between several signatures in the header (Standard
+    /// Webhooks: a space); any one of them may match.
+    #[serde(default)]
+    pub separator: Option<String>,
+    /// The signed content (see [`Template`]); default `{body}`.
+    #[serde(default = "Template::body")]
+    pub signed_content: Template,
+    /// Header carrying the signed unix timestamp; required by, and only
+    /// allowed with, `{timestamp}` in `signed_content`.
+    #[serde(default)]
+    pub timestamp_header: Option<HeaderNames>,
+    /// Header carrying the signed message ID; required by, and only allowed
+    /// with, `{id}` in `signed_content`.
+    #[serde(default)]
+    pub id_header: Option<HeaderNames>,
+    /// How a configured secret becomes key bytes: `utf8` (default),
+    /// `whsec-base64`, `base64`, `hex`.
+    #[serde(default)]
+    pub secret_encoding: SecretEncoding,
+}
+
+impl Family for HmacParams {
+    fn check(&self) -> Result<(), String> {
+        let t = &self.signed_content;
+        // A timestamp or ID the signature does not cover proves nothing, so
+        // a header without its placeholder is as wrong as the reverse.
+        match (t.uses_timestamp(), self.timestamp_header.is_some()) {
+            (true, false) => return Err("signed_content uses {timestamp} but timestamp_header is not set".into()),
+            (false, true) => return Err("timestamp_header is set but signed_content has no {timestamp}: an unsigned timestamp proves nothing".into()),
+            _ => {}
+        }
+        match (t.uses_id(), self.id_header.is_some()) {
+            (true, false) => return Err("signed_content uses {id} but id_header is not set".into()),
+            (false, true) => return Err("id_header is set but signed_content has no {id}".into()),
+            _ => {}
+        }
+        if self.separator.as_deref() == Some("") {
+            return Err("separator: must not be empty".into());
+        }
+        Ok(())
+    }
+
+    fn decode_secret(&self, secret: &str) -> Result<Key, KeyError> {
+        mac::decode_secret(self.secret_encoding, secret)
+    }
+
+    fn verify(
+        &self,
+        req: &UntrustedRequest<'_>,
+        keys: &[&Key],
+    ) -> Result<Option<i64>, VerifyError> {
+        let header = req
+            .headers
+            .first_of(&self.header)
+            .ok_or(VerifyError::MissingSignature)?;
+        let timestamp = match &self.timestamp_header {
+            Some(names) => Some(
+                req.headers
+                    .first_of(names)
+                    .ok_or(VerifyError::MissingSignature)?,
+            ),
+            None => None,
+        };
+        let id = match &self.id_header {
+            Some(names) => req
+                .headers
+                .first_of(names)
+                .ok_or(VerifyError::MissingSignature)?,
+            None => "",
+        };
+        let candidates: Vec<Vec<u8>> = match self.separator.as_deref() {
+            Some(sep) => header.split(sep).collect(),
+            None => vec![header],
+        }
+        .into_iter()
+        .filter_map(|c| c.trim().strip_prefix(self.prefix.as_str()))
+        .filter_map(|c| mac::decode_digest(self.encoding, c))
+        .collect();
+        if candidates.is_empty() {
+            return Err(VerifyError::InvalidSignature);
+        }
+        let values = Values {
+            id,
+            timestamp: timestamp.unwrap_or(""),
+            method: req.method,
+            url: req.url,
+            headers: req.headers,
+            body: &req.body,
+        };
+        if !mac::any_matches(
+            self.algorithm,
+            &self.signed_content,
+            keys,
+            &values,
+            &candidates,
+        )? {
+            return Err(VerifyError::InvalidSignature);
+        }
+        timestamp.map(mac::parse_timestamp).transpose()
+    }
+
+    fn sign(&self, key: &Key, input: &SignInput<'_>) -> Result<Vec<(String, String)>, SignError> {
+        let timestamp = input.timestamp.to_string();
+        let values = Values {
+            id: input.id,
+            timestamp: &timestamp,
+            method: input.method,
+            url: input.url,
+            headers: &input.headers,
+            body: input.body,
+        };
+        let digest = mac::sign(
+            self.algorithm,
+            self.encoding,
+            &self.signed_content,
+            key,
+            &values,
+        )?;
+        let mut headers = Vec::new();
+        if let Some(names) = &self.id_header {
+            headers.push((names.primary().to_owned(), input.id.to_owned()));
+        }
+        if let Some(names) = &self.timestamp_header {
+            headers.push((names.primary().to_owned(), timestamp));
+        }
+        headers.push((
+            self.header.primary().to_owned(),
+            format!("{}{digest}", self.prefix),
+        ));
+        Ok(headers)
+    }
+
+    fn needs_url(&self) -> bool {
+        self.signed_content.uses_url()
+    }
+
+    fn signature_headers(&self) -> &[String] {
+        &self.header.0
+    }
+
+    fn id_header(&self) -> Option<&HeaderNames> {
+        self.id_header.as_ref()
+    }
+}

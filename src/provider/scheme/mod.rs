@@ -1,0 +1,137 @@
+//! Signature scheme families: the code half of a provider.
+//!
+//! A definition's `[signature]` table names its family with
+//! `scheme = "..."` and carries that family's parameters; serde turns it
+//! into one [`Scheme`] variant holding the family's params struct. Every
+//! family verifies over the exact raw body, compares in constant time,
+//! accepts any of several keys (rotation), and reports the timestamp it
+//! signed so that [`super::verify_request`] checks it, after the signature,
+//! in both directions.
+//!
+//! # Adding a family
+//!
+//! 1. Write `scheme/NAME.rs`: a params struct deriving `Deserialize` with
+//!    `#[serde(deny_unknown_fields)]`, every field documented where it is
+//!    declared, and `impl Family for NameParams` (see [`Family`]; the shared
+//!    HMAC machinery is in [`mac`]).
+//! 2. Add `mod NAME;` below and a variant `Name(NAME::NameParams)` to
+//!    [`Scheme`]: the TOML name is the variant's kebab-case name.
+//! 3. Add the variant's arm to [`Scheme::family`]. That is the only match.
+//! 4. If the family's key is not a shared secret (a public key), add a
+//!    variant to `Material` in `key.rs` and an accessor beside
+//!    `Key::shared_bytes`.
+//! 5. Add a definition in `providers/` and its vectors in
+//!    `tests/vectors/<kind>/`; `tests/vectors.rs` runs them.
+
+pub mod hmac;
+pub mod hmac_kv;
+pub mod mac;
+pub mod token;
+
+use serde::Deserialize;
+
+use super::header::HeaderNames;
+use super::key::{Key, KeyError};
+use super::request::UntrustedRequest;
+
+/// The `[signature]` table of a definition: one family and its parameters.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "scheme", rename_all = "kebab-case")]
+pub enum Scheme {
+    /// One or more `prefix + digest` signatures in a header, over a
+    /// template. GitHub, Shopify, Slack, Standard Webhooks. `hmac-header`
+    /// is its former name, still accepted.
+    #[serde(alias = "hmac-header")]
+    Hmac(hmac::HmacParams),
+    /// A timestamp and signatures as `key=value` pairs in one header.
+    /// Stripe's `t=...,v1=...`.
+    HmacKv(hmac_kv::HmacKvParams),
+    /// A shared token sent verbatim in a header. GitLab.
+    Token(token::TokenParams),
+}
+
+impl Scheme {
+    /// The family's behaviour. The one place that matches on the variants.
+    pub(crate) fn family(&self) -> &dyn Family {
+        match self {
+            Scheme::Hmac(p) => p,
+            Scheme::HmacKv(p) => p,
+            Scheme::Token(p) => p,
+        }
+    }
+}
+
+/// What a scheme family does. Implemented by each family's params struct.
+pub(crate) trait Family: std::fmt::Debug + Send + Sync {
+    /// Cross-field rules, checked once when the definition loads.
+    fn check(&self) -> Result<(), String>;
+
+    /// Decode one configured secret into the key this family verifies with.
+    /// The error names what is wrong and never contains the secret.
+    fn decode_secret(&self, secret: &str) -> Result<Key, KeyError>;
+
+    /// Verify `req` against any of `keys`: `Ok(Some(t))` when the signature
+    /// covered the unix time `t` (checked against the tolerance by the
+    /// caller, after this), `Ok(None)` when no time is signed.
+    fn verify(&self, req: &UntrustedRequest<'_>, keys: &[&Key])
+        -> Result<Option<i64>, VerifyError>;
+
+    /// The headers a sender of this scheme adds to a request: the signature
+    /// and, where the scheme has them, the timestamp and id headers.
+    fn sign(&self, key: &Key, input: &SignInput<'_>) -> Result<Vec<(String, String)>, SignError>;
+
+    /// Whether verification reads the external URL (`{url}`).
+    fn needs_url(&self) -> bool;
+
+    /// The headers that carry the signature.
+    fn signature_headers(&self) -> &[String];
+
+    /// Headers whose value is the secret itself (a shared token): captures
+    /// store them redacted.
+    fn secret_headers(&self) -> &[String] {
+        &[]
+    }
+
+    /// The header carrying the message ID the signature covers (`{id}`),
+    /// which a re-signed replay must keep.
+    fn id_header(&self) -> Option<&HeaderNames> {
+        None
+    }
+}
+
+/// Why a request failed verification. Maps to 401 with the same `code`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    #[error("the signature header is missing")]
+    MissingSignature,
+    #[error("no signature matches any configured secret")]
+    InvalidSignature,
+    #[error("the signed timestamp is outside the tolerance")]
+    TimestampOutOfTolerance,
+}
+
+/// Why a request cannot be signed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SignError {
+    #[error("the signed content needs header {0}, which the request does not carry")]
+    MissingHeader(String),
+    #[error("this key cannot sign for this scheme")]
+    WrongKey,
+}
+
+/// What to sign: the inverse of verification.
+#[derive(Debug, Clone, Copy)]
+pub struct SignInput<'a> {
+    /// The HTTP method (`{method}`).
+    pub method: &'a str,
+    /// The URL the request goes to (`{url}`).
+    pub url: &'a str,
+    /// The request's other headers (content type, event ID and type), for
+    /// `{header:Name}`.
+    pub headers: &'a [(String, String)],
+    pub body: &'a [u8],
+    /// The message ID (`{id}`) for schemes that sign one.
+    pub id: &'a str,
+    /// Unix seconds (`{timestamp}`).
+    pub timestamp: i64,
+}

@@ -1,0 +1,77 @@
+//! `scheme = "token"`: the tenant's secret is sent verbatim in a header and
+//! compared in constant time. It covers neither the body nor a time: the
+//! weakest scheme, for providers that offer nothing else. GitLab.
+
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+
+use super::{Family, SignError, SignInput, VerifyError};
+use crate::provider::header::HeaderNames;
+use crate::provider::key::{Key, KeyError};
+use crate::provider::request::UntrustedRequest;
+
+/// The parameters of `scheme = "token"`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenParams {
+    /// Header that carries the token.
+    pub header: HeaderNames,
+}
+
+impl Family for TokenParams {
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The token is the secret's UTF-8 bytes, as the provider sends them.
+    fn decode_secret(&self, secret: &str) -> Result<Key, KeyError> {
+        Key::shared(secret.as_bytes().to_vec())
+    }
+
+    fn verify(
+        &self,
+        req: &UntrustedRequest<'_>,
+        keys: &[&Key],
+    ) -> Result<Option<i64>, VerifyError> {
+        let offered = req
+            .headers
+            .first_of(&self.header)
+            .ok_or(VerifyError::MissingSignature)?;
+        // Hash both sides so the comparison is constant-time and does not
+        // depend on the token's length; fold over every key without
+        // stopping at a match.
+        let offered = Sha256::digest(offered.as_bytes());
+        let matched = keys
+            .iter()
+            .filter_map(|k| k.shared_bytes())
+            .fold(subtle::Choice::from(0), |acc, k| {
+                acc | Sha256::digest(k).ct_eq(&offered)
+            });
+        if bool::from(matched) {
+            Ok(None)
+        } else {
+            Err(VerifyError::InvalidSignature)
+        }
+    }
+
+    fn sign(&self, key: &Key, _input: &SignInput<'_>) -> Result<Vec<(String, String)>, SignError> {
+        let token = key.shared_bytes().ok_or(SignError::WrongKey)?;
+        Ok(vec![(
+            self.header.primary().to_owned(),
+            String::from_utf8_lossy(token).into_owned(),
+        )])
+    }
+
+    fn needs_url(&self) -> bool {
+        false
+    }
+
+    fn signature_headers(&self) -> &[String] {
+        &self.header.0
+    }
+
+    fn secret_headers(&self) -> &[String] {
+        &self.header.0
+    }
+}

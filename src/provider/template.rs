@@ -1,0 +1,164 @@
+//! The signed content of an HMAC scheme: literal text and placeholders,
+//! parsed once when the definition loads, fed to the MAC part by part so
+//! the body is never copied.
+
+use super::form;
+use super::header::HeaderLookup;
+
+/// A parsed `signed_content` template.
+///
+/// Placeholders: `{id}`, `{timestamp}`, `{url}` (the external URL the
+/// provider called), `{body}` (the raw body), `{method}` (`POST`),
+/// `{header:Name}` (that request header's value) and `{form}` (a form
+/// body's parameters, see [`form::sorted_params`]). `{{` is a literal `{`.
+/// An unknown placeholder is a load error, and so is a template that covers
+/// neither `{body}` nor `{form}`: it would leave the body unsigned.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(try_from = "String")]
+pub struct Template(Vec<Part>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Part {
+    Literal(String),
+    Id,
+    Timestamp,
+    Url,
+    Body,
+    Method,
+    Header(String),
+    Form,
+}
+
+/// What the placeholders stand for in one request.
+pub(crate) struct Values<'a> {
+    pub id: &'a str,
+    pub timestamp: &'a str,
+    pub method: &'a str,
+    pub url: &'a str,
+    pub headers: &'a dyn HeaderLookup,
+    pub body: &'a [u8],
+}
+
+/// A `{header:Name}` the request does not carry.
+#[derive(Debug)]
+pub(crate) struct MissingHeader(pub String);
+
+impl TryFrom<String> for Template {
+    type Error = String;
+
+    fn try_from(s: String) -> Result<Self, String> {
+        Template::parse(&s)
+    }
+}
+
+impl Template {
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let mut parts = Vec::new();
+        let mut literal = String::new();
+        let mut rest = s;
+        while let Some(open) = rest.find('{') {
+            literal.push_str(&rest[..open]);
+            rest = &rest[open..];
+            if let Some(after) = rest.strip_prefix("{{") {
+                literal.push('{');
+                rest = after;
+                continue;
+            }
+            let close = rest
+                .find('}')
+                .ok_or_else(|| format!("unclosed '{{' in {s:?}"))?;
+            let part = match &rest[1..close] {
+                "id" => Part::Id,
+                "timestamp" => Part::Timestamp,
+                "url" => Part::Url,
+                "body" => Part::Body,
+                "method" => Part::Method,
+                "form" => Part::Form,
+                other => match other.strip_prefix("header:") {
+                    Some(name) if !name.is_empty() => Part::Header(name.to_owned()),
+                    _ => return Err(format!(
+                        "unknown placeholder {{{other}}} (known: {{id}} {{timestamp}} {{url}} {{body}} {{method}} {{header:Name}} {{form}})"
+                    )),
+                },
+            };
+            if !literal.is_empty() {
+                parts.push(Part::Literal(std::mem::take(&mut literal)));
+            }
+            parts.push(part);
+            rest = &rest[close + 1..];
+        }
+        literal.push_str(rest);
+        if !literal.is_empty() {
+            parts.push(Part::Literal(literal));
+        }
+        if !parts.iter().any(|p| matches!(p, Part::Body | Part::Form)) {
+            return Err("the signed content must include {body} or {form}".into());
+        }
+        Ok(Template(parts))
+    }
+
+    /// The template that signs the raw body alone.
+    pub fn body() -> Self {
+        Template(vec![Part::Body])
+    }
+
+    pub fn uses_timestamp(&self) -> bool {
+        self.0.contains(&Part::Timestamp)
+    }
+
+    pub fn uses_id(&self) -> bool {
+        self.0.contains(&Part::Id)
+    }
+
+    pub fn uses_url(&self) -> bool {
+        self.0.contains(&Part::Url)
+    }
+
+    /// Feed the content, part by part, to `sink`.
+    pub(crate) fn feed(
+        &self,
+        v: &Values<'_>,
+        sink: &mut dyn FnMut(&[u8]),
+    ) -> Result<(), MissingHeader> {
+        for part in &self.0 {
+            match part {
+                Part::Literal(s) => sink(s.as_bytes()),
+                Part::Id => sink(v.id.as_bytes()),
+                Part::Timestamp => sink(v.timestamp.as_bytes()),
+                Part::Url => sink(v.url.as_bytes()),
+                Part::Body => sink(v.body),
+                Part::Method => sink(v.method.as_bytes()),
+                Part::Header(name) => sink(
+                    v.headers
+                        .header(name)
+                        .ok_or_else(|| MissingHeader(name.clone()))?
+                        .as_bytes(),
+                ),
+                Part::Form => sink(&form::sorted_params(v.body)),
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Template;
+
+    #[test]
+    fn parse_rules() {
+        assert!(Template::parse("{timestamp}.{body}").is_ok());
+        assert!(Template::parse("{url}{form}").is_ok());
+        assert!(Template::parse("{{\"a\":{header:X-A}}}{body}").is_ok());
+        for bad in [
+            "{bdy}",
+            "{header:}",
+            "{body",
+            "{timestamp}.",
+            "{{body}}",
+            "{id}{url}",
+        ] {
+            assert!(Template::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! The one verify function: an untrusted request in; an event, a handshake
+//! answer or a rejection out.
+
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+
+use super::handshake::{Credentials, Stage, TenantState};
+use super::identity;
+use super::key::Key;
+use super::request::{Rejection, UntrustedRequest, Verdict};
+use super::scheme::VerifyError;
+use super::webhook::VerifiedWebhook;
+use crate::config::{Provider, Tenant};
+
+/// Verify `req` for `tenant` of `provider`, in this order:
+///
+/// 1. a handshake that carries no signature ([`Stage::Unsigned`]);
+/// 2. any other method than `POST` is [`Rejection::MethodNotAllowed`];
+/// 3. the signature, against any of the tenant's keys;
+/// 4. the signed timestamp, if the scheme signs one, within the provider's
+///    tolerance in both directions: after the signature, so a forged
+///    request is reported as forged whatever its timestamp says;
+/// 5. a handshake answered only once signed ([`Stage::Signed`]);
+/// 6. the event ID and type.
+///
+/// This is the only place a [`VerifiedWebhook`] is made.
+pub fn verify_request(
+    provider: &Arc<Provider>,
+    tenant: &Tenant,
+    req: &UntrustedRequest<'_>,
+    state: &TenantState<'_>,
+) -> Result<Verdict, Rejection> {
+    let def = &provider.def;
+    let keys: Vec<&Key> = tenant.keys.iter().chain(state.stored_key).collect();
+    let credentials = Credentials {
+        keys: &keys,
+        verify_token: state.verify_token,
+    };
+    let handshake = def.handshake.as_ref().map(|h| h.kind());
+    let answer = |stage| {
+        handshake
+            .filter(|h| h.stage() == stage)
+            .and_then(|h| h.answer(req, &credentials))
+            .map(|answer| answer.map(Verdict::Handshake))
+    };
+    if let Some(verdict) = answer(Stage::Unsigned) {
+        return verdict;
+    }
+    if req.method != "POST" {
+        return Err(Rejection::MethodNotAllowed);
+    }
+    let signed_at = def.signature.family().verify(req, &keys)?;
+    if let Some(t) = signed_at {
+        if req.received_at.abs_diff(t) > provider.tolerance.as_secs() {
+            return Err(VerifyError::TimestampOutOfTolerance.into());
+        }
+    }
+    if let Some(verdict) = answer(Stage::Signed) {
+        return verdict;
+    }
+    let (event_id, event_type) = identity::extract(
+        &def.event_id,
+        def.event_type.as_ref(),
+        req.headers,
+        &req.body,
+    )?;
+    Ok(Verdict::Event(VerifiedWebhook {
+        provider: provider.clone(),
+        tenant: tenant.name.clone(),
+        event_id,
+        event_type,
+        body_sha256: Sha256::digest(&req.body).into(),
+        body: req.body.clone(),
+        content_type: req.content_type().map(str::to_owned),
+    }))
+}

@@ -1,0 +1,54 @@
+//! [`VerifiedWebhook`]: the only thing the dedup and delivery code accepts.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+
+use crate::config::Provider;
+
+/// A request whose signature checked out and whose event ID was found.
+///
+/// The fields are visible only inside `provider`, where
+/// [`super::verify_request`] is the one place that builds it: nothing that
+/// has not been verified can reach the dedup and delivery code.
+#[derive(Debug, Clone)]
+pub struct VerifiedWebhook {
+    pub(super) provider: Arc<Provider>,
+    pub(super) tenant: String,
+    pub(super) event_id: String,
+    pub(super) event_type: String,
+    pub(super) body: Bytes,
+    pub(super) body_sha256: [u8; 32],
+    pub(super) content_type: Option<String>,
+}
+
+impl VerifiedWebhook {
+    pub fn provider(&self) -> &Arc<Provider> {
+        &self.provider
+    }
+    pub fn provider_name(&self) -> &str {
+        &self.provider.name
+    }
+    pub fn tenant(&self) -> &str {
+        &self.tenant
+    }
+    pub fn event_id(&self) -> &str {
+        &self.event_id
+    }
+    pub fn event_type(&self) -> &str {
+        &self.event_type
+    }
+    pub fn body(&self) -> &Bytes {
+        &self.body
+    }
+    pub fn body_sha256(&self) -> &[u8; 32] {
+        &self.body_sha256
+    }
+    pub fn content_type(&self) -> Option<&str> {
+        self.content_type.as_deref()
+    }
+    /// Whether the provider's `critical` globs select this event type.
+    pub fn is_critical(&self) -> bool {
+        self.provider.is_critical(&self.event_type)
+    }
+}

@@ -1,0 +1,235 @@
+//! The scheme families beyond their known answers (those are in
+//! `tests/vectors/`): every built-in signs what it verifies, refuses what
+//! was tampered with, and never panics on a malformed header.
+
+mod common;
+
+use common::provider::{configure, event_id, verify, Req};
+use hookline::provider::{
+    sender_headers, Definitions, ProviderDef, Rejection, Scheme, SignInput, Verdict, VerifyError,
+};
+
+const NOW: i64 = 1_700_000_000;
+/// Carries the ID and type where every built-in looks for them.
+const BODY: &[u8] = br#"{"id":"evt_1","event_id":"evt_1","type":"t","event":{"type":"t"}}"#;
+
+/// Two secrets of the definition's own format.
+fn secrets(def: &ProviderDef) -> (&'static str, &'static str) {
+    if def.decode_secret("secret-one").is_ok() {
+        ("secret-one", "secret-two")
+    } else {
+        ("whsec_c2VjcmV0LW9uZS1rZXk=", "whsec_c2VjcmV0LXR3by1rZXk=")
+    }
+}
+
+fn signed(def: &ProviderDef, secret: &str, body: &[u8]) -> Vec<(String, String)> {
+    let key = def.decode_secret(secret).unwrap();
+    let url = "https://hooks.example.com/webhooks/p/t";
+    sender_headers(def, &key, body, "evt_1", Some("t"), NOW, url).unwrap()
+}
+
+fn built_ins() -> Vec<ProviderDef> {
+    let defs = Definitions::load(None).unwrap();
+    defs.definitions().map(|d| d.as_ref().clone()).collect()
+}
+
+/// For every built-in kind: a request signed the way its sender signs
+/// verifies, with the event ID it carries; any one of several secrets
+/// verifies (rotation); a wrong secret, a changed body and a missing
+/// signature header do not.
+#[test]
+fn every_built_in_verifies_what_it_signs() {
+    for def in built_ins() {
+        let kind = def.kind.as_str();
+        let (secret, other) = secrets(&def);
+        let headers = signed(&def, secret, BODY);
+        let req = Req::post(headers.clone(), BODY, NOW);
+        let (settings, _dir) = configure(kind, None, &[secret]).unwrap();
+        assert_eq!(event_id(&settings, &req), "evt_1", "{kind}: signed");
+        let (rotated, _dir) = configure(kind, None, &[other, secret]).unwrap();
+        assert_eq!(event_id(&rotated, &req), "evt_1", "{kind}: rotation");
+        let (wrong, _dir) = configure(kind, None, &[other]).unwrap();
+        assert_eq!(
+            verify(&wrong, &req).unwrap_err(),
+            Rejection::Verify(VerifyError::InvalidSignature),
+            "{kind}: wrong secret"
+        );
+        // A token covers no body: only the MAC families can notice this.
+        if !matches!(def.signature, Scheme::Token(_)) {
+            let body = br#"{"id":"evt_1","event_id":"evt_1","type":"u","event":{"type":"u"}}"#;
+            let tampered = Req::post(headers.clone(), body, NOW);
+            assert_eq!(
+                verify(&settings, &tampered).unwrap_err(),
+                Rejection::Verify(VerifyError::InvalidSignature),
+                "{kind}: tampered"
+            );
+        }
+        let stripped: Vec<_> = headers
+            .iter()
+            .filter(|(k, _)| {
+                !def.signature_headers()
+                    .iter()
+                    .any(|n| n.eq_ignore_ascii_case(k))
+            })
+            .cloned()
+            .collect();
+        assert_eq!(
+            verify(&settings, &Req::post(stripped, BODY, NOW)).unwrap_err(),
+            Rejection::Verify(VerifyError::MissingSignature),
+            "{kind}: missing"
+        );
+    }
+}
+
+/// Whatever the scheme's headers hold, the answer is a verification
+/// failure: never a panic, never an acceptance.
+#[test]
+fn malformed_signature_headers_never_panic() {
+    let long = "v1=".repeat(4000);
+    let junk = [
+        "",
+        " ",
+        ",",
+        "=",
+        ",,,",
+        "t=",
+        "v1=",
+        "t=,v1=",
+        "t=abc,v1=zz",
+        "t=1,v1=",
+        "sha256=",
+        "sha256=zz",
+        "v0=",
+        "v1,",
+        "v1,!!!",
+        "v1,a v1,b",
+        "===",
+        "é∑≠",
+        "\u{0}",
+        "-1",
+        "99999999999999999999999",
+        "9223372036854775807",
+        "-9223372036854775808",
+        &long,
+    ];
+    for def in built_ins() {
+        let (secret, _) = secrets(&def);
+        let (settings, _dir) = configure(&def.kind, None, &[secret]).unwrap();
+        let key = def.decode_secret(secret).unwrap();
+        let input = SignInput {
+            method: "POST",
+            url: "",
+            headers: &[],
+            body: BODY,
+            id: "evt_1",
+            timestamp: NOW,
+        };
+        let scheme_headers = def.sign(&key, &input).unwrap();
+        let all = signed(&def, secret, BODY);
+        for (name, _) in &scheme_headers {
+            for value in junk {
+                let headers: Vec<_> = all
+                    .iter()
+                    .map(|(k, v)| {
+                        let v = if k == name {
+                            value.to_owned()
+                        } else {
+                            v.clone()
+                        };
+                        (k.clone(), v)
+                    })
+                    .collect();
+                let got = verify(&settings, &Req::post(headers, BODY, NOW));
+                assert!(
+                    matches!(got, Err(Rejection::Verify(_))),
+                    "{}: {name}: {value:?} gave {got:?}",
+                    def.kind
+                );
+            }
+        }
+    }
+}
+
+/// A signed timestamp exactly at the tolerance verifies; one second past
+/// it, either way, does not; and a forged request is forged whatever its
+/// timestamp says.
+#[test]
+fn tolerance_is_checked_after_the_signature_in_both_directions() {
+    let defs = Definitions::load(None).unwrap();
+    let def = defs.get("slack").unwrap();
+    let (settings, _dir) = configure("slack", None, &["secret-one"]).unwrap();
+    let headers = signed(def, "secret-one", BODY);
+    let out = Rejection::Verify(VerifyError::TimestampOutOfTolerance);
+    for (now, want) in [
+        (NOW + 300, None),
+        (NOW - 300, None),
+        (NOW + 301, Some(out)),
+        (NOW - 301, Some(out)),
+    ] {
+        let got = verify(&settings, &Req::post(headers.clone(), BODY, now)).err();
+        assert_eq!(got, want, "now {now}");
+    }
+    let (wrong, _dir) = configure("slack", None, &["secret-two"]).unwrap();
+    assert_eq!(
+        verify(&wrong, &Req::post(headers, BODY, NOW + 3600)).unwrap_err(),
+        Rejection::Verify(VerifyError::InvalidSignature)
+    );
+}
+
+/// Only `POST` is an event; a `GET` that no handshake answers is refused
+/// before any signature work.
+#[test]
+fn other_methods_are_not_events() {
+    let (settings, _dir) = configure("github", None, &["secret-one"]).unwrap();
+    let mut req = Req::post(Vec::new(), b"", NOW);
+    req.method = "GET";
+    assert_eq!(
+        verify(&settings, &req).unwrap_err(),
+        Rejection::MethodNotAllowed
+    );
+    assert_eq!(settings.providers["p"].def.methods(), ["POST"]);
+}
+
+/// Slack's url_verification is a handshake only once signed, and only as
+/// `url_verification`: an event of another type is an event.
+#[test]
+fn slack_handshake_only_after_the_signature() {
+    let defs = Definitions::load(None).unwrap();
+    let def = defs.get("slack").unwrap();
+    let (settings, _dir) = configure("slack", None, &["secret-one"]).unwrap();
+    let body = br#"{"type":"url_verification","challenge":"abc123","token":"x"}"#;
+    let headers = signed(def, "secret-one", body);
+    match verify(&settings, &Req::post(headers.clone(), body, NOW)) {
+        Ok(Verdict::Handshake(a)) => {
+            assert_eq!((a.status, a.content_type), (200, Some("text/plain")));
+            assert_eq!(&a.body[..], b"abc123");
+        }
+        other => panic!("expected a handshake, got {other:?}"),
+    }
+    let (wrong, _dir) = configure("slack", None, &["secret-two"]).unwrap();
+    assert_eq!(
+        verify(&wrong, &Req::post(headers, body, NOW)).unwrap_err(),
+        Rejection::Verify(VerifyError::InvalidSignature)
+    );
+    for (body, want) in [
+        (
+            &br#"{"type":"url_verification"}"#[..],
+            Rejection::MalformedPayload,
+        ),
+        (
+            br#"{"type":"url_verification","challenge":""}"#,
+            Rejection::MalformedPayload,
+        ),
+        (
+            br#"{"type":"url_verification","challenge":"a\nb"}"#,
+            Rejection::MalformedPayload,
+        ),
+        (
+            br#"{"type":"event_callback","challenge":"abc"}"#,
+            Rejection::MissingEventId,
+        ),
+    ] {
+        let req = Req::post(signed(def, "secret-one", body), body, NOW);
+        assert_eq!(verify(&settings, &req).unwrap_err(), want, "{body:?}");
+    }
+}

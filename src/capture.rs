@@ -81,7 +81,6 @@ impl CaptureWriter {
                 (name, value)
             })
             .collect();
-        let now = chrono::Utc::now();
         let capture = Capture {
             provider: ev.provider_name().to_owned(),
             kind: Some(def.kind.clone()),
@@ -91,11 +90,19 @@ impl CaptureWriter {
             query: req.query_string().to_owned(),
             headers,
             body_base64: BASE64.encode(ev.body()),
-            received_at: now.to_rfc3339(),
+            received_at: chrono::Utc::now().to_rfc3339(),
         };
-        let dir = self.dir.join(ev.provider_name()).join(ev.tenant());
-        let safe_id: String = ev
-            .event_id()
+        if let Err(e) = self.save(&capture, ev.event_id()).await {
+            tracing::warn!(error = %e, dir = %self.dir.display(), "could not write capture");
+        }
+    }
+
+    /// Write `capture` to its own new file under
+    /// `dir/PROVIDER/TENANT/`, named after the time and `event_id`; returns
+    /// the file's path.
+    pub async fn save(&self, capture: &Capture, event_id: &str) -> std::io::Result<PathBuf> {
+        let dir = self.dir.join(&capture.provider).join(&capture.tenant);
+        let safe_id: String = event_id
             .chars()
             .map(|c| {
                 if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
@@ -108,19 +115,14 @@ impl CaptureWriter {
             .collect();
         let file = dir.join(format!(
             "{}-{}-{:08x}.json",
-            now.format("%Y%m%dT%H%M%S%.3fZ"),
+            chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ"),
             safe_id,
             rand::random::<u32>()
         ));
-        let result = async {
-            tokio::fs::create_dir_all(&dir).await?;
-            let json = serde_json::to_vec_pretty(&capture)?;
-            tokio::fs::write(&file, json).await
-        }
-        .await;
-        if let Err(e) = result {
-            tracing::warn!(error = %e, dir = %dir.display(), "could not write capture");
-        }
+        tokio::fs::create_dir_all(&dir).await?;
+        let json = serde_json::to_vec_pretty(capture)?;
+        tokio::fs::write(&file, json).await?;
+        Ok(file)
     }
 }
 

@@ -97,32 +97,49 @@ impl CaptureWriter {
         }
     }
 
-    /// Write `capture` to its own new file under
-    /// `dir/PROVIDER/TENANT/`, named after the time and `event_id`; returns
-    /// the file's path.
+    /// Write `capture` to its own new file under `dir/PROVIDER/TENANT/`,
+    /// named after the time and `event_id`; returns the file's path.
+    ///
+    /// Every part of the path is made a plain file name first, whatever
+    /// the provider, tenant or event ID: the file lands inside `dir` even if
+    /// a hostile name got past the configuration's checks.
     pub async fn save(&self, capture: &Capture, event_id: &str) -> std::io::Result<PathBuf> {
-        let dir = self.dir.join(&capture.provider).join(&capture.tenant);
-        let safe_id: String = event_id
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .take(80)
-            .collect();
+        let dir = self
+            .dir
+            .join(file_name_part(&capture.provider, 64))
+            .join(file_name_part(&capture.tenant, 64));
         let file = dir.join(format!(
             "{}-{}-{:08x}.json",
             chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ"),
-            safe_id,
+            // The time prefix already keeps a leading dot away.
+            file_name_part(event_id, 80),
             rand::random::<u32>()
         ));
         tokio::fs::create_dir_all(&dir).await?;
         let json = serde_json::to_vec_pretty(capture)?;
         tokio::fs::write(&file, json).await?;
         Ok(file)
+    }
+}
+
+/// `name` as one plain path component: letters, digits, `-`, `_`, and dots
+/// only after the first character, so neither `.`, `..`, a hidden name nor a
+/// separator can come out; anything else becomes `_`, and an empty name `_`.
+fn file_name_part(name: &str, max_chars: usize) -> String {
+    let part: String = name
+        .chars()
+        .take(max_chars)
+        .enumerate()
+        .map(|(i, c)| match c {
+            c if c.is_ascii_alphanumeric() || c == '-' || c == '_' => c,
+            '.' if i > 0 => '.',
+            _ => '_',
+        })
+        .collect();
+    if part.is_empty() {
+        "_".to_owned()
+    } else {
+        part
     }
 }
 

@@ -134,7 +134,7 @@ pub fn verify_request<H: HeaderLookup + ?Sized>(
     let body_sha256 = Sha256::digest(&body).into();
     Ok(VerifiedWebhook {
         provider: provider.clone(),
-        tenant: tenant.name.clone(),
+        tenant: tenant.name.to_string(),
         event_id,
         event_type,
         body,

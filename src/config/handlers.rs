@@ -12,6 +12,7 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 
+use super::declared::Declared;
 use super::derived::Derived;
 use super::issues::{key, ConfigIssue};
 use super::names::HandlerName;
@@ -137,6 +138,7 @@ pub fn matching_handlers<'a>(
 pub(super) fn resolve(
     handlers: &mut BTreeMap<HandlerName, Arc<Handler>>,
     delivery: &DeliverySettings,
+    declared: &Declared,
 ) -> Vec<ConfigIssue> {
     let mut issues = Vec::new();
     for (name, h) in handlers.iter_mut() {
@@ -156,7 +158,7 @@ pub(super) fn resolve(
                 "must be at least 1",
             ));
         }
-        if h.events.is_empty() {
+        if !declared.filled(&key(&at, "events")) {
             issues.push(ConfigIssue::new(
                 key(&at, "events"),
                 "at least one provider:event-type pattern is required",

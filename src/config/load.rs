@@ -6,9 +6,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::declared::Declared;
 use super::issues::{is_within, ConfigError, ConfigIssue};
 use super::parse;
-use super::rules::Declared;
 use super::Settings;
 
 /// Load `path`, apply `HOOKLINE__...` overrides, and validate.
@@ -55,13 +55,7 @@ where
         .map_err(|e| fail(without_quoted_lines(&e.to_string())))?;
     let mut tree: Value = merged.try_deserialize().map_err(|e| fail(e.to_string()))?;
 
-    let declared = Declared {
-        providers: tree
-            .get("providers")
-            .and_then(Value::as_object)
-            .map(|m| m.keys().cloned().collect())
-            .unwrap_or_default(),
-    };
+    let declared = Declared::from_tree(&tree);
     let mut issues = parse::tag_store_kind(&mut tree);
     let (settings, parse_issues) = parse::parse(tree);
     issues.extend(parse_issues);
@@ -72,11 +66,7 @@ where
     // A value that did not parse is not judged again: its default, or the
     // stand-in that replaced it, would only add misleading problems.
     let found = settings.validate(&declared);
-    let unjudged = |f: &ConfigIssue| {
-        issues
-            .iter()
-            .any(|p| is_within(&f.key, &p.key) || is_within(&p.key, &f.key))
-    };
+    let unjudged = |f: &ConfigIssue| issues.iter().any(|p| is_within(&f.key, &p.key));
     let found: Vec<_> = found.into_iter().filter(|f| !unjudged(f)).collect();
     issues.extend(found);
     if issues.is_empty() {

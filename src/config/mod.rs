@@ -11,6 +11,7 @@
 
 mod admin;
 mod capture;
+mod declared;
 mod dedup;
 mod delivery;
 mod derived;
@@ -49,7 +50,7 @@ pub use store::{EmbeddedStoreSettings, RedisStoreSettings, StoreSettings};
 pub use tls::{CertifiedPair, TlsFiles, TlsSettings};
 
 use crate::provider::Definitions;
-use rules::Declared;
+use declared::Declared;
 
 /// The tenant used by `POST /webhooks/{provider}`.
 pub const DEFAULT_TENANT: &str = "default";
@@ -121,9 +122,14 @@ impl Settings {
             &mut self.providers,
             &self.definitions,
             &self.dedup,
+            declared,
         ));
         issues.extend(self.delivery.resolve());
-        issues.extend(handlers::resolve(&mut self.handlers, &self.delivery));
+        issues.extend(handlers::resolve(
+            &mut self.handlers,
+            &self.delivery,
+            declared,
+        ));
         issues.extend(self.admin.check());
         issues.extend(self.tls.check());
         issues.extend(rules::check(self, declared));

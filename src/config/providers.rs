@@ -11,6 +11,7 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 
+use super::declared::Declared;
 use super::derived::Derived;
 use super::issues::{key, ConfigIssue};
 use super::names::{ProviderName, TenantName};
@@ -194,9 +195,11 @@ pub(super) fn resolve(
     providers: &mut BTreeMap<ProviderName, Arc<Provider>>,
     definitions: &Definitions,
     dedup: &DedupSettings,
+    declared: &Declared,
 ) -> Vec<ConfigIssue> {
     let mut issues = Vec::new();
-    if providers.is_empty() {
+    // "None" only if the file has none, not if those it has are broken.
+    if !declared.filled("providers") {
         issues.push(ConfigIssue::new("providers", "no provider is configured"));
     }
     for (name, p) in providers.iter_mut() {
@@ -215,7 +218,7 @@ pub(super) fn resolve(
                 ),
             )),
         }
-        if p.tenants.is_empty() {
+        if !declared.filled(&key(&at, "tenants")) {
             issues.push(ConfigIssue::new(
                 key(&at, "tenants"),
                 "at least one tenant is required",
@@ -230,7 +233,8 @@ pub(super) fn resolve(
         let def = p.def.get().cloned();
         for (tname, t) in p.tenants.iter_mut() {
             t.name.set(tname.clone());
-            issues.extend(t.resolve(&key(&key(&at, "tenants"), tname), def.as_deref()));
+            let tkey = key(&key(&at, "tenants"), tname);
+            issues.extend(t.resolve(&tkey, def.as_deref(), declared));
         }
     }
     issues
@@ -238,9 +242,14 @@ pub(super) fn resolve(
 
 impl Tenant {
     /// Decode the secrets (once the definition is known) and check them.
-    fn resolve(&mut self, at: &str, def: Option<&ProviderDef>) -> Vec<ConfigIssue> {
+    fn resolve(
+        &mut self,
+        at: &str,
+        def: Option<&ProviderDef>,
+        declared: &Declared,
+    ) -> Vec<ConfigIssue> {
         let mut issues = Vec::new();
-        if self.secrets.is_empty() && self.secrets_env.is_empty() {
+        if !declared.filled(&key(at, "secrets")) && !declared.filled(&key(at, "secrets_env")) {
             issues.push(ConfigIssue::new(
                 at,
                 "no secrets (set secrets or secrets_env)",

@@ -2,20 +2,11 @@
 //! returns its own issues; [`check`] runs them all, so one run lists every
 //! problem.
 
-use std::collections::BTreeSet;
-
+use super::declared::Declared;
 use super::issues::{key, ConfigIssue};
 use super::providers::AckMode;
 use super::Settings;
 use crate::provider::SchemeKind;
-
-/// What the file declared, before anything was dropped for not parsing:
-/// a rule that refers to a provider by name must not call it missing when
-/// it is only broken (its own issues say how).
-#[derive(Debug, Default)]
-pub(super) struct Declared {
-    pub providers: BTreeSet<String>,
-}
 
 type Rule = fn(&Settings, &Declared) -> Vec<ConfigIssue>;
 
@@ -94,34 +85,32 @@ fn ack_timeout_below_in_progress_ttl(s: &Settings, _: &Declared) -> Vec<ConfigIs
         .collect()
 }
 
-fn rate_burst_needs_rate_limit(s: &Settings, _: &Declared) -> Vec<ConfigIssue> {
+fn rate_burst_needs_rate_limit(s: &Settings, d: &Declared) -> Vec<ConfigIssue> {
     s.providers
-        .iter()
-        .filter(|(_, p)| p.rate_burst.is_some() && p.rate_limit.is_none())
-        .map(|(name, _)| {
-            ConfigIssue::new(
-                key(&key("providers", name), "rate_burst"),
-                "has no effect without rate_limit",
-            )
-        })
+        .keys()
+        .map(|name| key("providers", name))
+        .filter(|at| d.has(&key(at, "rate_burst")) && !d.has(&key(at, "rate_limit")))
+        .map(|at| ConfigIssue::new(key(&at, "rate_burst"), "has no effect without rate_limit"))
         .collect()
 }
 
 fn handler_events_name_declared_providers(s: &Settings, d: &Declared) -> Vec<ConfigIssue> {
     let mut issues = Vec::new();
     for (name, h) in &s.handlers {
-        for (i, p) in h.events.patterns().iter().enumerate() {
+        // At the list's key, not an element's: elements that did not parse
+        // were dropped, so positions here are not those of the file.
+        for p in h.events.patterns() {
             let wanted = p.provider();
             // A glob in the provider half must match some provider;
             // parsing already proved it is a glob.
             let matcher = globset::Glob::new(wanted).map(|g| g.compile_matcher());
             let found = match matcher {
-                Ok(m) => d.providers.iter().any(|declared| m.is_match(declared)),
+                Ok(m) => d.providers().any(|declared| m.is_match(declared)),
                 Err(_) => false,
             };
             if !found {
                 issues.push(ConfigIssue::new(
-                    format!("{}[{i}]", key(&key("handlers", name), "events")),
+                    key(&key("handlers", name), "events"),
                     format!("\"{p}\" names provider {wanted:?}, which is not configured"),
                 ));
             }
@@ -164,17 +153,18 @@ fn handler_timeout_below_delivery_lease(s: &Settings, _: &Declared) -> Vec<Confi
         .collect()
 }
 
-fn client_cert_and_key_together(s: &Settings, _: &Declared) -> Vec<ConfigIssue> {
+fn client_cert_and_key_together(s: &Settings, d: &Declared) -> Vec<ConfigIssue> {
     let mut issues = Vec::new();
-    for (name, h) in &s.handlers {
+    for name in s.handlers.keys() {
         let at = key("handlers", name);
-        match (&h.client_cert_file, &h.client_key_file) {
-            (Some(_), None) => issues.push(ConfigIssue::new(
-                key(&at, "client_key_file"),
+        let (cert, key_file) = (key(&at, "client_cert_file"), key(&at, "client_key_file"));
+        match (d.has(&cert), d.has(&key_file)) {
+            (true, false) => issues.push(ConfigIssue::new(
+                key_file,
                 "client_cert_file needs client_key_file (set both or neither)",
             )),
-            (None, Some(_)) => issues.push(ConfigIssue::new(
-                key(&at, "client_cert_file"),
+            (false, true) => issues.push(ConfigIssue::new(
+                cert,
                 "client_key_file needs client_cert_file (set both or neither)",
             )),
             _ => {}
@@ -192,7 +182,8 @@ fn forward_headers_carry_no_shared_token(s: &Settings, _: &Declared) -> Vec<Conf
             continue;
         }
         for (hname, h) in &s.handlers {
-            for (i, f) in h.forward_headers.iter().enumerate() {
+            // At the list's key, as for events.
+            for f in &h.forward_headers {
                 if def
                     .signature
                     .header
@@ -201,7 +192,7 @@ fn forward_headers_carry_no_shared_token(s: &Settings, _: &Declared) -> Vec<Conf
                     .any(|n| n.eq_ignore_ascii_case(f.name().as_str()))
                 {
                     issues.push(ConfigIssue::new(
-                        format!("{}[{i}]", key(&key("handlers", hname), "forward_headers")),
+                        key(&key("handlers", hname), "forward_headers"),
                         format!("{f} carries provider {pname}'s shared secret"),
                     ));
                 }

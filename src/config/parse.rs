@@ -55,6 +55,12 @@ pub(super) fn tag_store_kind(tree: &mut Value) -> Vec<ConfigIssue> {
     vec![problem]
 }
 
+/// The store kind of a tree [`tag_store_kind`] has tagged.
+fn store_kind(tree: &Value) -> Option<&str> {
+    let table = tree.get("store")?.as_object()?;
+    table.keys().next().map(String::as_str)
+}
+
 fn store_stand_in() -> Value {
     json!({ "embedded": {} })
 }
@@ -86,11 +92,15 @@ pub(super) fn parse(mut tree: Value) -> (Option<Settings>, Vec<ConfigIssue>) {
         };
         let err = match result {
             Ok(settings) => {
-                issues.extend(
-                    unknown
-                        .into_iter()
-                        .map(|k| ConfigIssue::new(k, "unknown key")),
-                );
+                let kind = store_kind(&tree);
+                issues.extend(unknown.into_iter().map(|k| {
+                    // Each store kind takes only its own keys.
+                    let reason = match (k.starts_with("store."), kind) {
+                        (true, Some(kind)) => format!("unknown key for store kind {kind:?}"),
+                        _ => "unknown key".to_owned(),
+                    };
+                    ConfigIssue::new(k, reason)
+                }));
                 return (Some(settings), issues);
             }
             Err(err) => err,

@@ -344,3 +344,28 @@ fn tls_files_are_read_and_a_mismatch_names_the_file() {
         .with_single_cert(chain, key)
         .expect("a ServerConfig from the loaded pair");
 }
+
+#[test]
+fn settings_debug_output_holds_no_secret() {
+    let text = r#"
+[store]
+kind = "redis"
+redis_url = "redis://:redis_pw_do_not_print@127.0.0.1:6379"
+database_url = "postgres://u:pg_pw_do_not_print@db/h"
+[providers.stripe]
+kind = "stripe"
+[providers.stripe.tenants.acme]
+secrets = ["whsec_do_not_print"]
+verify_token = "verify_do_not_print"
+[handlers.h]
+url = "https://user:url_pw_do_not_print@127.0.0.1:9000/"
+events = ["stripe:*"]
+signing_secret = "whsec_ZG9fbm90X3ByaW50"
+[admin]
+token = "admin_token_do_not_print"
+"#;
+    let settings = hookline::config::from_toml_str("t.toml", text).unwrap();
+    let debug = format!("{settings:?}");
+    assert!(debug.contains("127.0.0.1:9000"), "{debug}");
+    assert!(!debug.contains("do_not_print"), "a secret leaked:\n{debug}");
+}

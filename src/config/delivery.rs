@@ -5,7 +5,6 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use super::issues::ConfigIssue;
-use crate::delivery::policy::Backoff;
 
 /// `[delivery]`.
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -29,9 +28,6 @@ pub struct DeliverySettings {
     /// at least `backoff_base`. Default `1h`.
     #[serde(with = "humantime_serde")]
     pub backoff_max: Duration,
-    /// The retry schedule `backoff_base` and `backoff_max` make. Derived.
-    #[serde(skip)]
-    pub backoff: Backoff,
 }
 
 impl Default for DeliverySettings {
@@ -42,20 +38,12 @@ impl Default for DeliverySettings {
             lease: Duration::from_secs(60),
             backoff_base: Duration::from_secs(1),
             backoff_max: Duration::from_secs(3600),
-            backoff: Backoff::default(),
         }
     }
 }
 
 impl DeliverySettings {
-    /// Check the section and derive the retry schedule.
-    pub(super) fn resolve(&mut self) -> Vec<ConfigIssue> {
-        self.backoff = Backoff {
-            base: self.backoff_base,
-            max: self.backoff_max,
-            // A handler's Retry-After of 0 would make a busy loop.
-            min_retry_after: Duration::from_secs(1).min(self.backoff_max),
-        };
+    pub(super) fn check(&self) -> Vec<ConfigIssue> {
         let mut issues = Vec::new();
         if self.concurrency == 0 {
             issues.push(ConfigIssue::new(

@@ -22,7 +22,7 @@ use super::DeliverySettings;
 use crate::provider::{SecretEncoding, SigningKey};
 
 /// A downstream handler.
-#[derive(Debug, Deserialize)]
+#[derive(Deserialize)]
 pub struct Handler {
     /// The table's key. Derived.
     #[serde(skip)]
@@ -94,6 +94,29 @@ fn whsec_key<'de, D: Deserializer<'de>>(d: D) -> Result<SigningKey, D::Error> {
     let secret = SecretString::deserialize(d)?;
     SigningKey::decode(SecretEncoding::WhsecBase64, secret.expose_secret())
         .map_err(D::Error::custom)
+}
+
+/// By hand: a handler URL may carry credentials, and url's own `Debug`
+/// prints them.
+impl fmt::Debug for Handler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut url = self.url.clone();
+        if url.password().is_some() {
+            let _ = url.set_password(Some("[redacted]"));
+        }
+        f.debug_struct("Handler")
+            .field("name", &self.name)
+            .field("url", &url.as_str())
+            .field("events", &self.events)
+            .field("tenants", &self.tenants)
+            .field("timeout", &self.timeout)
+            .field("max_attempts", &self.max_attempts)
+            .field("max_age", &self.max_age)
+            .field("concurrency", &self.concurrency)
+            .field("forward_headers", &self.forward_headers)
+            .field("client_tls", &self.client_tls())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Handler {

@@ -124,7 +124,7 @@ impl Settings {
             &self.dedup,
             declared,
         ));
-        issues.extend(self.delivery.resolve());
+        issues.extend(self.delivery.check());
         issues.extend(handlers::resolve(
             &mut self.handlers,
             &self.delivery,

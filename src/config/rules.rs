@@ -13,6 +13,7 @@ type Rule = fn(&Settings, &Declared) -> Vec<ConfigIssue>;
 /// Every rule, in the order their issues are listed.
 const RULES: &[Rule] = &[
     max_buffered_bytes_at_least_max_body_bytes,
+    redis_store_needs_one_redis_target,
     write_concurrency_leaves_connections,
     provider_window_at_least_in_progress_ttl,
     ack_timeout_below_in_progress_ttl,
@@ -39,6 +40,23 @@ fn max_buffered_bytes_at_least_max_body_bytes(s: &Settings, _: &Declared) -> Vec
         })
         .into_iter()
         .collect()
+}
+
+fn redis_store_needs_one_redis_target(s: &Settings, _: &Declared) -> Vec<ConfigIssue> {
+    let Some(r) = s.store.redis() else {
+        return Vec::new();
+    };
+    match (&r.redis_url, r.redis_cluster.is_empty()) {
+        (None, true) => vec![ConfigIssue::new(
+            "store.redis_url",
+            "the redis store needs redis_url or redis_cluster",
+        )],
+        (Some(_), false) => vec![ConfigIssue::new(
+            "store.redis_cluster",
+            "set redis_url or redis_cluster, not both",
+        )],
+        _ => Vec::new(),
+    }
 }
 
 fn write_concurrency_leaves_connections(s: &Settings, _: &Declared) -> Vec<ConfigIssue> {

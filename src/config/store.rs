@@ -124,17 +124,6 @@ impl StoreSettings {
 impl RedisStoreSettings {
     fn check(&self) -> Vec<ConfigIssue> {
         let mut issues = Vec::new();
-        match (&self.redis_url, self.redis_cluster.is_empty()) {
-            (None, true) => issues.push(ConfigIssue::new(
-                "store.redis_url",
-                "the redis store needs redis_url or redis_cluster",
-            )),
-            (Some(_), false) => issues.push(ConfigIssue::new(
-                "store.redis_cluster",
-                "set redis_url or redis_cluster, not both",
-            )),
-            _ => {}
-        }
         const REDIS: &[&str] = &["redis", "rediss", "redis+cluster", "rediss+cluster"];
         if let Some(url) = &self.redis_url {
             issues.extend(url_issue("store.redis_url", url, REDIS));

@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use super::outbound::{self, Outgoing};
-use super::policy::{classify, Verdict};
+use super::policy::{classify, Backoff, Verdict};
 use crate::config::{DeliverySettings, Handler, HandlerName};
 use crate::metrics::Metrics;
 use crate::store::delivery::{AttemptRecord, Leased, Next};
@@ -168,7 +168,7 @@ impl Workers {
             Verdict::Reject => Next::Dead,
             Verdict::Retry { .. } if attempt >= handler.max_attempts => Next::Dead,
             Verdict::Retry { .. } if handler.max_age.is_some_and(|max| age >= max) => Next::Dead,
-            Verdict::Retry { retry_after } => Next::RetryIn(self.settings.backoff.delay(
+            Verdict::Retry { retry_after } => Next::RetryIn(Backoff::from(&self.settings).delay(
                 attempt,
                 retry_after,
                 rand::random::<f64>(),

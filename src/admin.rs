@@ -42,7 +42,7 @@ fn problem(status: StatusCode, code: &str, detail: &str) -> HttpResponse {
 
 /// `None` when the caller may proceed; otherwise the answer.
 fn authorize(req: &HttpRequest, state: &AppState) -> Option<HttpResponse> {
-    let Some(token) = &state.settings.admin_token else {
+    let Some(token) = &state.settings.admin.token else {
         // Off: as if the routes did not exist.
         return Some(problem(
             StatusCode::NOT_FOUND,

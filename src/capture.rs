@@ -78,7 +78,6 @@ impl CaptureWriter {
                 (name, value)
             })
             .collect();
-        let now = chrono::Utc::now();
         let capture = Capture {
             provider: ev.provider_name().to_owned(),
             kind: Some(def.kind.clone()),
@@ -88,36 +87,56 @@ impl CaptureWriter {
             query: req.query_string().to_owned(),
             headers,
             body_base64: BASE64.encode(ev.body()),
-            received_at: now.to_rfc3339(),
+            received_at: chrono::Utc::now().to_rfc3339(),
         };
-        let dir = self.dir.join(ev.provider_name()).join(ev.tenant());
-        let safe_id: String = ev
-            .event_id()
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .take(80)
-            .collect();
+        if let Err(e) = self.save(&capture, ev.event_id()).await {
+            tracing::warn!(error = %e, dir = %self.dir.display(), "could not write capture");
+        }
+    }
+
+    /// Write `capture` to its own new file under `dir/PROVIDER/TENANT/`,
+    /// named after the time and `event_id`; returns the file's path.
+    ///
+    /// Every part of the path is made a plain file name first, whatever
+    /// the provider, tenant or event ID: the file lands inside `dir` even if
+    /// a hostile name got past the configuration's checks.
+    pub async fn save(&self, capture: &Capture, event_id: &str) -> std::io::Result<PathBuf> {
+        let dir = self
+            .dir
+            .join(file_name_part(&capture.provider, 64))
+            .join(file_name_part(&capture.tenant, 64));
         let file = dir.join(format!(
             "{}-{}-{:08x}.json",
-            now.format("%Y%m%dT%H%M%S%.3fZ"),
-            safe_id,
+            chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ"),
+            // The time prefix already keeps a leading dot away.
+            file_name_part(event_id, 80),
             rand::random::<u32>()
         ));
-        let result = async {
-            tokio::fs::create_dir_all(&dir).await?;
-            let json = serde_json::to_vec_pretty(&capture)?;
-            tokio::fs::write(&file, json).await
-        }
-        .await;
-        if let Err(e) = result {
-            tracing::warn!(error = %e, dir = %dir.display(), "could not write capture");
-        }
+        tokio::fs::create_dir_all(&dir).await?;
+        let json = serde_json::to_vec_pretty(capture)?;
+        tokio::fs::write(&file, json).await?;
+        Ok(file)
+    }
+}
+
+/// `name` as one plain path component: letters, digits, `-`, `_`, and dots
+/// only after the first character, so neither `.`, `..`, a hidden name nor a
+/// separator can come out; anything else becomes `_`, and an empty name `_`.
+fn file_name_part(name: &str, max_chars: usize) -> String {
+    let part: String = name
+        .chars()
+        .take(max_chars)
+        .enumerate()
+        .map(|(i, c)| match c {
+            c if c.is_ascii_alphanumeric() || c == '-' || c == '_' => c,
+            '.' if i > 0 => '.',
+            _ => '_',
+        })
+        .collect();
+    if part.is_empty() {
+        "_".to_owned()
+    } else {
+        part
     }
 }
 

@@ -296,7 +296,7 @@ async fn run(command: Command) -> anyhow::Result<i32> {
         }
         Command::CheckConfig(arg) => match config::load(&arg.config) {
             Ok(settings) => {
-                print!("{}", describe(&settings));
+                print!("{}", settings.describe());
                 Ok(0)
             }
             Err(e) => {
@@ -391,112 +391,4 @@ fn definitions(dir: Option<PathBuf>) -> anyhow::Result<Definitions> {
                 .join("\n")
         )
     })
-}
-
-/// A URL with any password replaced, for printing.
-fn redact_url(raw: &str) -> String {
-    match url::Url::parse(raw) {
-        Ok(mut u) => {
-            if u.password().is_some() {
-                let _ = u.set_password(Some("[redacted]"));
-            }
-            u.to_string()
-        }
-        Err(_) => "[unparseable, redacted]".into(),
-    }
-}
-
-/// What `check-config` prints: everything the config sets up, no secret.
-pub fn describe(s: &Settings) -> String {
-    use std::fmt::Write;
-    let d = |d: std::time::Duration| humantime::format_duration(d).to_string();
-    let mut out = String::new();
-    let _ = writeln!(out, "{}: ok", s.source);
-    let _ = writeln!(
-        out,
-        "server: listen {}, max_body_bytes {}",
-        s.server.listen, s.server.max_body_bytes
-    );
-    match s.store.kind {
-        config::StoreKind::Embedded => {
-            let _ = writeln!(out, "store: embedded ({})", s.store.path.display());
-        }
-        config::StoreKind::Redis => {
-            let redis = s
-                .store
-                .redis_url
-                .iter()
-                .chain(&s.store.redis_cluster)
-                .map(|u| redact_url(u.expose_secret()))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let db = s
-                .store
-                .database_url
-                .as_ref()
-                .map(|u| redact_url(u.expose_secret()))
-                .unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "store: redis ({redis}), key prefix {:?}, database {db}",
-                s.store.key_prefix
-            );
-        }
-    }
-    let _ = writeln!(
-        out,
-        "dedup: in_progress_ttl {}, window {}",
-        d(s.dedup.in_progress_ttl),
-        d(s.dedup.window)
-    );
-    let _ = writeln!(out, "providers:");
-    for p in s.providers.values() {
-        let _ = writeln!(
-            out,
-            "  {} (kind {}, tolerance {}, window {}, ack {}, critical {:?})",
-            p.name,
-            p.def.kind,
-            d(p.tolerance),
-            d(p.window),
-            p.ack.as_str(),
-            p.critical_patterns
-        );
-        for t in p.tenants.values() {
-            let _ = writeln!(
-                out,
-                "    tenant {}: {} secret(s) [redacted]",
-                t.name,
-                t.keys.len()
-            );
-        }
-    }
-    let _ = writeln!(out, "handlers:");
-    if s.handlers.is_empty() {
-        let _ = writeln!(out, "  (none)");
-    }
-    for h in s.handlers.values() {
-        let _ = writeln!(
-            out,
-            "  {} -> {} (events {:?}, tenants {:?}, timeout {}, max_attempts {}, signing_secret [redacted])",
-            h.name,
-            redact_url(h.url.as_str()),
-            h.events_patterns,
-            h.tenants_patterns,
-            d(h.timeout),
-            h.max_attempts
-        );
-    }
-    if let Some(dir) = &s.capture_dir {
-        let _ = writeln!(out, "capture: {}", dir.display());
-    }
-    let _ = writeln!(
-        out,
-        "admin: {}",
-        if s.admin_token.is_some() {
-            "enabled (token redacted)"
-        } else {
-            "disabled"
-        }
-    );
-    out
 }

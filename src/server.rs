@@ -550,9 +550,11 @@ impl Application {
         let store = Store::connect(&settings.store).await?;
         let listener = match role {
             Role::Workers => None,
-            _ => Some(TcpListener::bind(&settings.server.listen).map_err(|e| {
-                anyhow::anyhow!("cannot listen on {}: {e}", settings.server.listen)
-            })?),
+            _ => Some(
+                TcpListener::bind(settings.server.listen.as_str()).map_err(|e| {
+                    anyhow::anyhow!("cannot listen on {}: {e}", settings.server.listen)
+                })?,
+            ),
         };
         Self::with_role(settings, store, listener, role)
     }
@@ -588,7 +590,10 @@ impl Application {
             (Role::Workers, _) | (_, None) => (None, None),
             (_, Some(listener)) => {
                 let port = listener.local_addr()?.port();
-                let capture = settings.capture_dir.clone().map(CaptureWriter::new);
+                let capture = settings
+                    .capture
+                    .as_ref()
+                    .map(|c| CaptureWriter::new(c.dir.clone()));
                 let grace = settings.server.shutdown_timeout;
                 let state = web::Data::new(AppState {
                     settings: Arc::new(settings),

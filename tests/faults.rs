@@ -64,7 +64,11 @@ async fn send_full(app: &TestApp, w: &Webhook) -> (u16, Option<String>, serde_js
 fn dedup_key(app: &TestApp, route: &str, tenant: &str, event_id: &str) -> String {
     format!(
         "{}:dedup:{{{route}:{tenant}}}:{event_id}",
-        app.settings.store.key_prefix
+        app.settings
+            .store
+            .redis()
+            .expect("a redis store")
+            .key_prefix
     )
 }
 

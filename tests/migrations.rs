@@ -77,17 +77,17 @@ async fn migration_0003_folds_quarantine_and_keeps_old_deliveries_guarded(backen
     let settings = config::from_toml_str("test.toml", &text).unwrap();
     let original = Webhook::new("stripe", "acme", "evt_old", "customer.created", "a");
     let other = Webhook::new("stripe", "acme", "evt_old", "customer.created", "b");
-    match backend {
-        Backend::Embedded => {
-            let url = format!("sqlite://{}?mode=rwc", settings.store.path.display());
+    match &settings.store {
+        config::StoreSettings::Embedded(store) => {
+            let url = format!("sqlite://{}?mode=rwc", store.path.display());
             let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
             migrate_to_0002("migrations/sqlite", &pool).await;
             seed(&pool, &original.body).await;
             pool.close().await;
         }
-        Backend::Redis | Backend::Cluster => {
+        config::StoreSettings::Redis(store) => {
             use secrecy::ExposeSecret;
-            let url = settings.store.database_url.as_ref().unwrap();
+            let url = &store.database_url;
             let pool = sqlx::PgPool::connect(url.expose_secret()).await.unwrap();
             migrate_to_0002("migrations/postgres", &pool).await;
             seed(&pool, &original.body).await;

@@ -64,6 +64,18 @@ impl Default for Backoff {
     }
 }
 
+impl From<&crate::config::DeliverySettings> for Backoff {
+    /// The schedule `[delivery]` sets.
+    fn from(s: &crate::config::DeliverySettings) -> Self {
+        Backoff {
+            base: s.backoff_base,
+            max: s.backoff_max,
+            // A handler's Retry-After of 0 would make a busy loop.
+            min_retry_after: Duration::from_secs(1).min(s.backoff_max),
+        }
+    }
+}
+
 impl Backoff {
     /// Delay before attempt `attempt + 1`, after `attempt` failures (1-based).
     /// Full jitter: uniform in `[0, min(max, base * 2^(attempt-1))]`, so a

@@ -11,8 +11,8 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use super::outbound::{self, Outgoing};
-use super::policy::{classify, Verdict};
-use crate::config::{DeliverySettings, Handler};
+use super::policy::{classify, Backoff, Verdict};
+use crate::config::{DeliverySettings, Handler, HandlerName};
 use crate::metrics::Metrics;
 use crate::store::delivery::{AttemptRecord, Leased, Next};
 use crate::store::retry::{with_retries, OUTCOME_SCHEDULE};
@@ -25,7 +25,7 @@ const LEASE_GATHER: Duration = Duration::from_millis(5);
 #[derive(Clone)]
 pub struct Workers {
     store: Store,
-    handlers: Arc<BTreeMap<String, Arc<Handler>>>,
+    handlers: Arc<BTreeMap<HandlerName, Arc<Handler>>>,
     settings: DeliverySettings,
     client: reqwest::Client,
     /// Names this process's leases.
@@ -38,7 +38,7 @@ pub struct Workers {
 impl Workers {
     pub fn new(
         store: Store,
-        handlers: BTreeMap<String, Arc<Handler>>,
+        handlers: BTreeMap<HandlerName, Arc<Handler>>,
         settings: DeliverySettings,
         metrics: Arc<Metrics>,
     ) -> Self {
@@ -132,7 +132,7 @@ impl Workers {
     async fn attempt(&self, d: Leased) {
         let attempt = d.attempts + 1;
         let started_ms = now_ms();
-        let Some(handler) = self.handlers.get(&d.handler) else {
+        let Some(handler) = self.handlers.get(d.handler.as_str()) else {
             // The handler was removed from the config: keep the delivery
             // where an operator can see and replay it.
             let error = format!("handler {:?} is not configured", d.handler);
@@ -168,7 +168,7 @@ impl Workers {
             Verdict::Reject => Next::Dead,
             Verdict::Retry { .. } if attempt >= handler.max_attempts => Next::Dead,
             Verdict::Retry { .. } if handler.max_age.is_some_and(|max| age >= max) => Next::Dead,
-            Verdict::Retry { retry_after } => Next::RetryIn(self.settings.backoff.delay(
+            Verdict::Retry { retry_after } => Next::RetryIn(Backoff::from(&self.settings).delay(
                 attempt,
                 retry_after,
                 rand::random::<f64>(),
@@ -176,7 +176,7 @@ impl Workers {
         };
         self.metrics
             .attempt_seconds
-            .with_label_values(&[&handler.name])
+            .with_label_values(&[handler.name.as_str()])
             .observe(result.latency.as_secs_f64());
         let outcome = match next {
             Next::Delivered => "delivered",
@@ -185,7 +185,7 @@ impl Workers {
         };
         self.metrics
             .deliveries
-            .with_label_values(&[&handler.name, outcome])
+            .with_label_values(&[handler.name.as_str(), outcome])
             .inc();
         match next {
             Next::Delivered => tracing::info!(status = result.status, "delivered"),

@@ -67,7 +67,7 @@ pub fn verify_request(
     )?;
     Ok(Verdict::Event(VerifiedWebhook {
         provider: provider.clone(),
-        tenant: tenant.name.clone(),
+        tenant: tenant.name.to_string(),
         event_id,
         event_type,
         body_sha256: Sha256::digest(&req.body).into(),

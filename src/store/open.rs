@@ -7,29 +7,29 @@ use super::{
     EmbeddedOptions, EmbeddedStore, OpenError, PgOptions, PgStore, RedisDedup, RedisOptions,
     RedisPg, Store,
 };
-use crate::config::{StoreKind, StoreSettings};
+use crate::config::{EmbeddedStoreSettings, RedisStoreSettings, StoreSettings};
 
-fn embedded(s: &StoreSettings) -> EmbeddedOptions {
+fn embedded(s: &EmbeddedStoreSettings) -> EmbeddedOptions {
     EmbeddedOptions {
         path: s.path.clone(),
         timeout: s.timeout,
     }
 }
 
-fn postgres(s: &StoreSettings) -> PgOptions {
+fn postgres(s: &RedisStoreSettings) -> PgOptions {
     PgOptions {
-        url: s.database_url.clone(),
+        url: Some(s.database_url.clone()),
         pool_size: s.pool_size,
         write_concurrency: s.write_concurrency,
         timeout: s.timeout,
     }
 }
 
-fn redis(s: &StoreSettings) -> RedisOptions {
+fn redis(s: &RedisStoreSettings) -> RedisOptions {
     RedisOptions {
         url: s.redis_url.clone(),
         cluster: s.redis_cluster.clone(),
-        key_prefix: s.key_prefix.clone(),
+        key_prefix: s.key_prefix.to_string(),
         timeout: s.timeout,
     }
 }
@@ -40,18 +40,18 @@ impl Store {
     /// is behind (`hookline migrate` applies it), and starts while Redis is
     /// down (it reconnects on demand).
     pub async fn connect(settings: &StoreSettings) -> Result<Store, OpenError> {
-        match settings.kind {
-            StoreKind::Embedded => {
-                let store = Arc::new(EmbeddedStore::open(&embedded(settings)).await?);
-                Ok(Store::new(store.clone(), store, settings.timeout))
+        match settings {
+            StoreSettings::Embedded(s) => {
+                let store = Arc::new(EmbeddedStore::open(&embedded(s)).await?);
+                Ok(Store::new(store.clone(), store, s.timeout))
             }
-            StoreKind::Redis => {
-                let pg = PgStore::open(&postgres(settings)).await?;
+            StoreSettings::Redis(s) => {
+                let pg = PgStore::open(&postgres(s)).await?;
                 pg.check_schema().await?;
-                let dedup = RedisDedup::new(&redis(settings))?;
-                dedup.try_connect(settings.timeout).await;
+                let dedup = RedisDedup::new(&redis(s))?;
+                dedup.try_connect(s.timeout).await;
                 let ingest = Arc::new(RedisPg::new(dedup, pg.clone()));
-                Ok(Store::new(ingest, Arc::new(pg), settings.timeout))
+                Ok(Store::new(ingest, Arc::new(pg), s.timeout))
             }
         }
     }
@@ -59,9 +59,9 @@ impl Store {
     /// Apply pending migrations to the configured stores (Redis has no
     /// schema; opening the embedded file migrates it).
     pub async fn migrate(settings: &StoreSettings) -> Result<(), OpenError> {
-        match settings.kind {
-            StoreKind::Embedded => EmbeddedStore::open(&embedded(settings)).await.map(|_| ()),
-            StoreKind::Redis => PgStore::open(&postgres(settings)).await?.migrate().await,
+        match settings {
+            StoreSettings::Embedded(s) => EmbeddedStore::open(&embedded(s)).await.map(|_| ()),
+            StoreSettings::Redis(s) => PgStore::open(&postgres(s)).await?.migrate().await,
         }
     }
 }

@@ -1,0 +1,65 @@
+//! `[delivery]`: how the workers deliver to handlers.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use super::issues::ConfigIssue;
+
+/// `[delivery]`.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(default)]
+pub struct DeliverySettings {
+    /// Deliveries in flight at once, per worker process; at least 1.
+    /// Default 16.
+    pub concurrency: u32,
+    /// How often an idle worker looks for due deliveries. Default `250ms`.
+    #[serde(with = "humantime_serde")]
+    pub poll_interval: Duration,
+    /// How long a worker holds a delivery; above every handler timeout. A
+    /// worker that dies loses its leases after this long. Default `60s`.
+    #[serde(with = "humantime_serde")]
+    pub lease: Duration,
+    /// Upper bound of the first retry delay (it doubles per attempt, with
+    /// full jitter); positive. Default `1s`.
+    #[serde(with = "humantime_serde")]
+    pub backoff_base: Duration,
+    /// Longest retry delay, and the clamp on a handler's `Retry-After`;
+    /// at least `backoff_base`. Default `1h`.
+    #[serde(with = "humantime_serde")]
+    pub backoff_max: Duration,
+}
+
+impl Default for DeliverySettings {
+    fn default() -> Self {
+        DeliverySettings {
+            concurrency: 16,
+            poll_interval: Duration::from_millis(250),
+            lease: Duration::from_secs(60),
+            backoff_base: Duration::from_secs(1),
+            backoff_max: Duration::from_secs(3600),
+        }
+    }
+}
+
+impl DeliverySettings {
+    pub(super) fn check(&self) -> Vec<ConfigIssue> {
+        let mut issues = Vec::new();
+        if self.concurrency == 0 {
+            issues.push(ConfigIssue::new(
+                "delivery.concurrency",
+                "must be at least 1",
+            ));
+        }
+        if self.backoff_base.is_zero() {
+            issues.push(ConfigIssue::new(
+                "delivery.backoff_base",
+                "must be positive",
+            ));
+        }
+        if self.lease.is_zero() {
+            issues.push(ConfigIssue::new("delivery.lease", "must be positive"));
+        }
+        issues
+    }
+}

@@ -1,0 +1,184 @@
+//! What `check-config` prints for valid settings: everything they set up,
+//! and never a secret (secrets are counted or shown as `[redacted]`, URLs
+//! lose their password).
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use secrecy::ExposeSecret;
+
+use super::{Settings, StoreSettings};
+
+fn d(d: Duration) -> String {
+    humantime::format_duration(d).to_string()
+}
+
+/// A URL with any password replaced, for printing.
+fn redact_url(raw: &str) -> String {
+    match url::Url::parse(raw) {
+        Ok(mut u) => {
+            if u.password().is_some() {
+                let _ = u.set_password(Some("[redacted]"));
+            }
+            u.to_string()
+        }
+        Err(_) => "[unparseable, redacted]".into(),
+    }
+}
+
+fn list<T: ToString>(items: &[T]) -> String {
+    let items: Vec<String> = items.iter().map(T::to_string).collect();
+    format!("[{}]", items.join(", "))
+}
+
+impl Settings {
+    /// The `check-config` summary of these settings, secrets redacted.
+    pub fn describe(&self) -> String {
+        // Writing to a String cannot fail.
+        let mut out = String::new();
+        let _ = writeln!(out, "{}: ok", self.source);
+        self.describe_server(&mut out);
+        self.describe_store(&mut out);
+        let _ = writeln!(
+            out,
+            "dedup: in_progress_ttl {}, window {}",
+            d(self.dedup.in_progress_ttl),
+            d(self.dedup.window)
+        );
+        self.describe_providers(&mut out);
+        self.describe_handlers(&mut out);
+        let dl = &self.delivery;
+        let _ = writeln!(
+            out,
+            "delivery: concurrency {}, poll_interval {}, lease {}, backoff {}..{}",
+            dl.concurrency,
+            d(dl.poll_interval),
+            d(dl.lease),
+            d(dl.backoff_base),
+            d(dl.backoff_max)
+        );
+        if let Some(c) = &self.capture {
+            let _ = writeln!(out, "capture: {}", c.dir.display());
+        }
+        let admin = match self.admin.token {
+            Some(_) => "enabled (token redacted)",
+            None => "disabled",
+        };
+        let _ = writeln!(out, "admin: {admin}");
+        if let Some(ca) = &self.tls.ca_file {
+            let _ = writeln!(out, "tls: extra roots from {}", ca.display());
+        }
+        out
+    }
+
+    fn describe_server(&self, out: &mut String) {
+        let s = &self.server;
+        let _ = writeln!(
+            out,
+            "server: listen {}, max_body_bytes {}, body_timeout {}, max_buffered_bytes {}",
+            s.listen,
+            s.max_body_bytes,
+            d(s.body_timeout),
+            s.max_buffered_bytes
+        );
+        if let Some(url) = &s.public_url {
+            let _ = writeln!(out, "  public_url {}", url.as_str());
+        }
+        if !s.trusted_proxies.is_empty() {
+            let _ = writeln!(out, "  trusted_proxies {}", list(&s.trusted_proxies));
+        }
+        if let Some(tls) = &s.tls {
+            let _ = writeln!(
+                out,
+                "  tls: cert {}, key {} [not shown]",
+                tls.cert_file.display(),
+                tls.key_file.display()
+            );
+        }
+    }
+
+    fn describe_store(&self, out: &mut String) {
+        match &self.store {
+            StoreSettings::Embedded(s) => {
+                let _ = writeln!(out, "store: embedded ({})", s.path.display());
+            }
+            StoreSettings::Redis(s) => {
+                let redis = s
+                    .redis_url
+                    .iter()
+                    .chain(&s.redis_cluster)
+                    .map(|u| redact_url(u.expose_secret()))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let _ = writeln!(
+                    out,
+                    "store: redis ({redis}), key prefix {:?}, database {}, pool_size {}, write_concurrency {}",
+                    s.key_prefix.as_str(),
+                    redact_url(s.database_url.expose_secret()),
+                    s.pool_size,
+                    s.write_concurrency
+                );
+            }
+        }
+    }
+
+    fn describe_providers(&self, out: &mut String) {
+        let _ = writeln!(out, "providers:");
+        for (name, p) in &self.providers {
+            let rate = match p.rate() {
+                Some(r) => format!(", rate_limit {} (burst {})", r.limit, r.burst),
+                None => String::new(),
+            };
+            let _ = writeln!(
+                out,
+                "  {name} (kind {}, tolerance {}, window {}, ack {}, critical {:?}{rate})",
+                p.def.kind,
+                d(p.tolerance),
+                d(p.window),
+                p.ack.as_str(),
+                p.critical
+            );
+            for (tname, t) in &p.tenants {
+                let verify = match t.verify_token {
+                    Some(_) => ", verify_token [redacted]",
+                    None => "",
+                };
+                let _ = writeln!(
+                    out,
+                    "    tenant {tname}: {} secret(s) [redacted]{verify}",
+                    t.keys.len()
+                );
+            }
+        }
+    }
+
+    fn describe_handlers(&self, out: &mut String) {
+        let _ = writeln!(out, "handlers:");
+        if self.handlers.is_empty() {
+            let _ = writeln!(out, "  (none)");
+        }
+        for (name, h) in &self.handlers {
+            let _ = writeln!(
+                out,
+                "  {name} -> {} (events {:?}, tenants {:?}, timeout {}, max_attempts {}, concurrency {}, signing_secret [redacted])",
+                redact_url(h.url.as_str()),
+                h.events,
+                h.tenants,
+                d(h.timeout),
+                h.max_attempts,
+                h.concurrency
+            );
+            if !h.forward_headers.is_empty() {
+                let _ = writeln!(out, "    forward_headers {}", list(&h.forward_headers));
+            }
+            if let Some(tls) = h.client_tls() {
+                let _ = writeln!(
+                    out,
+                    "    client certificate {}, key {} [not shown]",
+                    tls.cert_file.display(),
+                    tls.key_file.display()
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! `[handlers.NAME]`: the downstream services accepted events go to.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use globset::Candidate;
+use reqwest::header::HeaderName;
+use secrecy::{ExposeSecret, SecretString};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
+
+use super::declared::Declared;
+use super::derived::Derived;
+use super::issues::{key, ConfigIssue};
+use super::names::HandlerName;
+use super::patterns::{EventGlobs, Globs};
+use super::tls::TlsFiles;
+use super::DeliverySettings;
+use crate::provider::Key;
+
+/// A downstream handler.
+#[derive(Deserialize)]
+pub struct Handler {
+    /// The table's key. Derived.
+    #[serde(skip)]
+    pub name: Derived<HandlerName>,
+    /// Where deliveries are POSTed: an `http` or `https` URL. Required.
+    #[serde(deserialize_with = "http_url")]
+    pub url: url::Url,
+    /// `provider:event-type` globs (`stripe:payment_intent.*`, `github:*`).
+    /// Required.
+    pub events: EventGlobs,
+    /// Tenant globs. Default `["*"]`.
+    #[serde(default = "all_tenants")]
+    pub tenants: Globs,
+    /// Per-attempt timeout; below `delivery.lease`. Default `10s`.
+    #[serde(default = "default_timeout", with = "humantime_serde")]
+    pub timeout: Duration,
+    /// Attempts before the delivery is dead-lettered; at least 1.
+    /// Default 12.
+    #[serde(default = "default_max_attempts")]
+    pub max_attempts: u32,
+    /// `signing_secret` in the file: the Standard Webhooks secret
+    /// (`whsec_...`) deliveries are signed with, decoded. Required.
+    #[serde(rename = "signing_secret", deserialize_with = "whsec_key")]
+    pub signing_key: Key,
+    /// Dead-letter a delivery still failing this long after the event.
+    /// Default none.
+    #[serde(default, with = "humantime_serde")]
+    pub max_age: Option<Duration>,
+    /// `concurrency` in the file: deliveries in flight to this handler, at
+    /// least 1. Default `delivery.concurrency`.
+    #[serde(default, rename = "concurrency")]
+    pub concurrency_setting: Option<u32>,
+    /// The limit in force. Derived.
+    #[serde(skip)]
+    pub concurrency: u32,
+    /// The provider's own headers passed on to the handler
+    /// (`X-GitHub-Delivery`). Default none.
+    #[serde(default)]
+    pub forward_headers: Vec<ForwardHeader>,
+    /// Client certificate (PEM chain) for mutual TLS to the handler; with
+    /// `client_key_file`. Default none.
+    #[serde(default)]
+    pub client_cert_file: Option<PathBuf>,
+    /// The client certificate's private key (PEM).
+    #[serde(default)]
+    pub client_key_file: Option<PathBuf>,
+}
+
+fn all_tenants() -> Globs {
+    Globs::of(&["*"])
+}
+fn default_timeout() -> Duration {
+    Duration::from_secs(10)
+}
+fn default_max_attempts() -> u32 {
+    12
+}
+
+fn http_url<'de, D: Deserializer<'de>>(d: D) -> Result<url::Url, D::Error> {
+    match url::Url::parse(&String::deserialize(d)?) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") => Ok(u),
+        Ok(_) => Err(D::Error::custom("must be an http or https URL")),
+        // The parser's reason never repeats the URL (which may hold a password).
+        Err(e) => Err(D::Error::custom(format!("not a URL: {e}"))),
+    }
+}
+
+fn whsec_key<'de, D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
+    let secret = SecretString::deserialize(d)?;
+    crate::delivery::outbound::decode_signing_secret(secret.expose_secret())
+        .map_err(D::Error::custom)
+}
+
+/// By hand: a handler URL may carry credentials, and url's own `Debug`
+/// prints them.
+impl fmt::Debug for Handler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut url = self.url.clone();
+        if url.password().is_some() {
+            let _ = url.set_password(Some("[redacted]"));
+        }
+        f.debug_struct("Handler")
+            .field("name", &self.name)
+            .field("url", &url.as_str())
+            .field("events", &self.events)
+            .field("tenants", &self.tenants)
+            .field("timeout", &self.timeout)
+            .field("max_attempts", &self.max_attempts)
+            .field("max_age", &self.max_age)
+            .field("concurrency", &self.concurrency)
+            .field("forward_headers", &self.forward_headers)
+            .field("client_tls", &self.client_tls())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Handler {
+    /// Whether this handler wants `event` (`provider:event_type`, prepared
+    /// once per request for every handler) from `tenant`.
+    pub fn matches_candidate(&self, tenant: &str, event: &Candidate<'_>) -> bool {
+        self.tenants.is_match(tenant) && self.events.is_match_candidate(event)
+    }
+
+    /// The client certificate and key for mutual TLS, when both are set.
+    pub fn client_tls(&self) -> Option<TlsFiles> {
+        match (&self.client_cert_file, &self.client_key_file) {
+            (Some(cert_file), Some(key_file)) => Some(TlsFiles {
+                cert_file: cert_file.clone(),
+                key_file: key_file.clone(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// The handlers that want this event, in name order.
+pub fn matching_handlers<'a>(
+    handlers: &'a BTreeMap<HandlerName, Arc<Handler>>,
+    provider: &str,
+    tenant: &str,
+    event_type: &str,
+) -> Vec<&'a str> {
+    if handlers.is_empty() {
+        return Vec::new();
+    }
+    let key = format!("{provider}:{event_type}");
+    let event = Candidate::new(&key);
+    handlers
+        .iter()
+        .filter(|(_, h)| h.matches_candidate(tenant, &event))
+        .map(|(name, _)| name.as_str())
+        .collect()
+}
+
+/// Fill in each handler's derived data and report its own problems.
+pub(super) fn resolve(
+    handlers: &mut BTreeMap<HandlerName, Arc<Handler>>,
+    delivery: &DeliverySettings,
+    declared: &Declared,
+) -> Vec<ConfigIssue> {
+    let mut issues = Vec::new();
+    for (name, h) in handlers.iter_mut() {
+        let at = key("handlers", name);
+        let h = Arc::get_mut(h).expect("settings are not shared before validation ends");
+        h.name.set(name.clone());
+        h.concurrency = h.concurrency_setting.unwrap_or(delivery.concurrency);
+        if h.concurrency_setting == Some(0) {
+            issues.push(ConfigIssue::new(
+                key(&at, "concurrency"),
+                "must be at least 1",
+            ));
+        }
+        if h.max_attempts == 0 {
+            issues.push(ConfigIssue::new(
+                key(&at, "max_attempts"),
+                "must be at least 1",
+            ));
+        }
+        if !declared.filled(&key(&at, "events")) {
+            issues.push(ConfigIssue::new(
+                key(&at, "events"),
+                "at least one provider:event-type pattern is required",
+            ));
+        }
+        if let Some(tls) = h.client_tls() {
+            issues.extend(tls.check(&key(&at, "client_cert_file"), &key(&at, "client_key_file")));
+        }
+    }
+    issues
+}
+
+/// A provider header a handler gets passed on, by name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForwardHeader(HeaderName);
+
+impl ForwardHeader {
+    pub fn name(&self) -> &HeaderName {
+        &self.0
+    }
+}
+
+impl fmt::Display for ForwardHeader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.as_str())
+    }
+}
+
+/// Headers about the connection or the message's framing: passing the
+/// provider's on would corrupt the request to the handler.
+const HOP_BY_HOP: &[&str] = &[
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+    "content-length",
+    "content-encoding",
+    "host",
+    "expect",
+];
+
+/// Headers hookline sets on every delivery itself.
+const OWN: &[&str] = &["idempotency-key", "content-type"];
+const OWN_PREFIXES: &[&str] = &["webhook-", "x-hookline-"];
+
+impl<'de> Deserialize<'de> for ForwardHeader {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        let name = HeaderName::from_bytes(text.as_bytes())
+            .map_err(|_| D::Error::custom("not a valid header name"))?;
+        // HeaderName is lower case, so these compare case-insensitively.
+        let n = name.as_str();
+        if HOP_BY_HOP.contains(&n) {
+            return Err(D::Error::custom(
+                "a connection or framing header cannot be forwarded",
+            ));
+        }
+        if OWN.contains(&n) || OWN_PREFIXES.iter().any(|p| n.starts_with(p)) {
+            return Err(D::Error::custom(
+                "hookline sets this header itself (webhook-*, Idempotency-Key, X-Hookline-*, Content-Type)",
+            ));
+        }
+        Ok(ForwardHeader(name))
+    }
+}

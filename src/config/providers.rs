@@ -1,0 +1,295 @@
+//! `[providers.NAME]` and its `[providers.NAME.tenants.T]`: the routes
+//! webhooks arrive on, and each tenant's secrets.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use secrecy::{ExposeSecret, SecretString};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
+
+use super::declared::Declared;
+use super::derived::Derived;
+use super::issues::{key, ConfigIssue};
+use super::names::{ProviderName, TenantName};
+use super::patterns::Globs;
+use super::DedupSettings;
+use crate::provider::{Definitions, Key, ProviderDef};
+
+/// A configured provider route (`[providers.NAME]`, `/webhooks/NAME/...`).
+#[derive(Debug, Deserialize)]
+pub struct Provider {
+    /// The route name: the table's key. Derived.
+    #[serde(skip)]
+    pub name: Derived<ProviderName>,
+    /// A definition from `providers/` (or `providers_dir`), by kind or
+    /// alias. Required.
+    pub kind: String,
+    /// The definition `kind` names. Derived.
+    #[serde(skip)]
+    pub def: Derived<Arc<ProviderDef>>,
+    /// Largest accepted distance between a signed timestamp and now, either
+    /// way. Default `5m`.
+    #[serde(default = "default_tolerance", with = "humantime_serde")]
+    pub tolerance: Duration,
+    /// `window` in the file: overrides `dedup.window` for this provider.
+    #[serde(default, rename = "window", with = "humantime_serde")]
+    pub window_override: Option<Duration>,
+    /// The dedup window in force: `window`, else `dedup.window`. Derived.
+    #[serde(skip)]
+    pub window: Duration,
+    /// Event-type globs whose events are persisted to `processed_event`.
+    /// Default none.
+    #[serde(default)]
+    pub critical: Globs,
+    /// When the provider gets its 2xx. Default `durable`.
+    #[serde(default)]
+    pub ack: AckMode,
+    /// `ack = "handlers"`: how long to wait for every handler's
+    /// acknowledgement before answering 503 (keep it under the provider's
+    /// own timeout, e.g. 10 s for GitHub); below `dedup.in_progress_ttl`.
+    /// Default `8s`.
+    #[serde(default = "default_ack_timeout", with = "humantime_serde")]
+    pub ack_timeout: Duration,
+    /// Requests accepted per provider+tenant (`500/s`, `3000/m`,
+    /// `100000/h`); past it, 429 + `Retry-After`. Default unlimited.
+    #[serde(default)]
+    pub rate_limit: Option<RateLimit>,
+    /// Requests a quiet tenant may send at once above `rate_limit`; at
+    /// least 1. Default one second's worth of `rate_limit` (at least 1).
+    #[serde(default)]
+    pub rate_burst: Option<u32>,
+    /// Tenants by name; at least one.
+    #[serde(default, deserialize_with = "super::names::map")]
+    pub tenants: BTreeMap<TenantName, Tenant>,
+}
+
+fn default_tolerance() -> Duration {
+    Duration::from_secs(300)
+}
+fn default_ack_timeout() -> Duration {
+    Duration::from_secs(8)
+}
+
+impl Provider {
+    pub fn is_critical(&self, event_type: &str) -> bool {
+        self.critical.is_match(event_type)
+    }
+
+    /// The rate limit in force, with its burst; `None` when unlimited.
+    pub fn rate(&self) -> Option<Rate> {
+        let limit = self.rate_limit?;
+        let one_second = limit.per_second().ceil().max(1.0) as u32;
+        Some(Rate {
+            limit,
+            burst: self.rate_burst.unwrap_or(one_second),
+        })
+    }
+}
+
+/// A tenant (`[providers.P.tenants.NAME]`) and its signing keys.
+#[derive(Debug, Deserialize)]
+pub struct Tenant {
+    /// The table's key. Derived.
+    #[serde(skip)]
+    pub name: Derived<TenantName>,
+    /// Secrets, any one of which verifies (rotation), in the encoding the
+    /// provider's definition says.
+    #[serde(default)]
+    pub secrets: Vec<SecretString>,
+    /// Names of environment variables holding more secrets.
+    #[serde(default)]
+    pub secrets_env: Vec<String>,
+    /// The token a `GET ?hub.verify_token=` handshake must present (Meta,
+    /// Strava). A secret: never shown.
+    #[serde(default)]
+    pub verify_token: Option<SecretString>,
+    /// `secrets` and `secrets_env`, decoded. Derived.
+    #[serde(skip)]
+    pub keys: Vec<Key>,
+}
+
+/// When the provider gets its 2xx.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum AckMode {
+    /// Once the event and its pending deliveries are recorded durably.
+    #[default]
+    Durable,
+    /// Once every matching handler has acknowledged.
+    Handlers,
+}
+
+impl AckMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AckMode::Durable => "durable",
+            AckMode::Handlers => "handlers",
+        }
+    }
+}
+
+/// A count per unit of time: `500/s`, `3000/m`, `100000/h`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimit {
+    pub count: u32,
+    pub per: Duration,
+}
+
+impl RateLimit {
+    pub fn per_second(&self) -> f64 {
+        f64::from(self.count) / self.per.as_secs_f64()
+    }
+}
+
+impl fmt::Display for RateLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let unit = match self.per.as_secs() {
+            1 => "s",
+            60 => "m",
+            _ => "h",
+        };
+        write!(f, "{}/{unit}", self.count)
+    }
+}
+
+impl FromStr for RateLimit {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        const SHAPE: &str = "must be a positive count per s, m or h, e.g. 500/s";
+        let (count, unit) = s.split_once('/').ok_or(SHAPE)?;
+        let count: u32 = count.trim().parse().map_err(|_| SHAPE)?;
+        let per = match unit.trim() {
+            "s" => Duration::from_secs(1),
+            "m" => Duration::from_secs(60),
+            "h" => Duration::from_secs(3600),
+            _ => return Err(SHAPE.into()),
+        };
+        if count == 0 {
+            return Err(SHAPE.into());
+        }
+        Ok(RateLimit { count, per })
+    }
+}
+
+impl<'de> Deserialize<'de> for RateLimit {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d)?.parse().map_err(D::Error::custom)
+    }
+}
+
+/// A rate limit and its burst.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rate {
+    pub limit: RateLimit,
+    pub burst: u32,
+}
+
+/// Fill in each provider's derived data (name, definition, window, tenant
+/// names and keys) and report the problems of each provider on its own.
+pub(super) fn resolve(
+    providers: &mut BTreeMap<ProviderName, Arc<Provider>>,
+    definitions: &Definitions,
+    dedup: &DedupSettings,
+    declared: &Declared,
+) -> Vec<ConfigIssue> {
+    let mut issues = Vec::new();
+    // "None" only if the file has none, not if those it has are broken.
+    if !declared.filled("providers") {
+        issues.push(ConfigIssue::new("providers", "no provider is configured"));
+    }
+    for (name, p) in providers.iter_mut() {
+        let at = key("providers", name);
+        let p = Arc::get_mut(p).expect("settings are not shared before validation ends");
+        p.name.set(name.clone());
+        p.window = p.window_override.unwrap_or(dedup.window);
+        match definitions.get(&p.kind) {
+            Some(def) => p.def.set(def.clone()),
+            None => issues.push(ConfigIssue::new(
+                key(&at, "kind"),
+                format!(
+                    "unknown provider kind {:?} (known: {})",
+                    p.kind,
+                    definitions.kinds().collect::<Vec<_>>().join(", ")
+                ),
+            )),
+        }
+        if !declared.filled(&key(&at, "tenants")) {
+            issues.push(ConfigIssue::new(
+                key(&at, "tenants"),
+                "at least one tenant is required",
+            ));
+        }
+        if p.rate_burst == Some(0) {
+            issues.push(ConfigIssue::new(
+                key(&at, "rate_burst"),
+                "must be at least 1",
+            ));
+        }
+        let def = p.def.get().cloned();
+        for (tname, t) in p.tenants.iter_mut() {
+            t.name.set(tname.clone());
+            let tkey = key(&key(&at, "tenants"), tname);
+            issues.extend(t.resolve(&tkey, def.as_deref(), declared));
+        }
+    }
+    issues
+}
+
+impl Tenant {
+    /// Decode the secrets (once the definition is known) and check them.
+    fn resolve(
+        &mut self,
+        at: &str,
+        def: Option<&ProviderDef>,
+        declared: &Declared,
+    ) -> Vec<ConfigIssue> {
+        let mut issues = Vec::new();
+        if !declared.filled(&key(at, "secrets")) && !declared.filled(&key(at, "secrets_env")) {
+            issues.push(ConfigIssue::new(
+                at,
+                "no secrets (set secrets or secrets_env)",
+            ));
+        }
+        if self
+            .verify_token
+            .as_ref()
+            .is_some_and(|t| t.expose_secret().is_empty())
+        {
+            issues.push(ConfigIssue::new(
+                key(at, "verify_token"),
+                "must not be empty",
+            ));
+        }
+        // Without a definition the encoding is unknown; the kind's own issue
+        // says why.
+        let Some(def) = def else { return issues };
+        for (i, s) in self.secrets.iter().enumerate() {
+            match def.decode_secret(s.expose_secret()) {
+                Ok(k) => self.keys.push(k),
+                Err(reason) => issues.push(ConfigIssue::new(
+                    format!("{}[{i}]", key(at, "secrets")),
+                    reason.to_string(),
+                )),
+            }
+        }
+        for var in &self.secrets_env {
+            let reason = match std::env::var(var) {
+                Ok(s) => match def.decode_secret(&s) {
+                    Ok(k) => {
+                        self.keys.push(k);
+                        continue;
+                    }
+                    Err(reason) => format!("{var}: {reason}"),
+                },
+                Err(_) => format!("environment variable {var} is not set"),
+            };
+            issues.push(ConfigIssue::new(key(at, "secrets_env"), reason));
+        }
+        issues
+    }
+}

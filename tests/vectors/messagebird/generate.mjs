@@ -1,0 +1,84 @@
+// Known-answer vectors for MessageBird (Bird) MessageBird-Signature-JWT webhooks:
+// the official SDK's own cross-SDK reference vectors (lib/testdata/
+// webhook-signature-jwt-reference.json, tokens made by MessageBird), each re-checked
+// here with the SDK's webhook-signature-jwt verify, plus two cases built from them
+// (header removed, two configured keys) that the same verify decides.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createSecretKey } from 'node:crypto';
+
+const require = createRequire(import.meta.url);
+const jwtSig = require('messagebird/lib/webhook-signature-jwt');
+const REFS = JSON.parse(readFileSync(require.resolve('messagebird/lib/testdata/webhook-signature-jwt-reference.json'), 'utf8'));
+const HEADER = 'MessageBird-Signature-JWT';
+
+// verify(url, payload, jwt, key, opts) rejects with "invalid signature: ..." and checks nbf/exp
+// with 5 s of clock tolerance at opts.jwtVerifyOptions.currentDate.
+async function sdkVerdict(c) {
+  const jwt = c.headers.find(([k]) => k.toLowerCase() === HEADER.toLowerCase())?.[1];
+  if (jwt === undefined) return 'missing_signature';
+  let verdict = 'invalid_signature';
+  for (const secret of c.secrets) {
+    const opts = new jwtSig.VerifyOptions();
+    opts.jwtVerifyOptions = { ...opts.jwtVerifyOptions, currentDate: new Date(c.now * 1000) };
+    const payload = c.body === '' ? null : Buffer.from(c.body, 'utf8');
+    try {
+      await jwtSig.verify(c.url, payload, jwt, createSecretKey(Buffer.from(secret, 'utf8')), opts);
+      return 'valid';
+    } catch (e) {
+      if (/"(nbf|exp)" claim timestamp check failed/.test(e.message)) verdict = 'timestamp_out_of_tolerance';
+      else if (!/^invalid signature: /.test(e.message)) throw e;
+    }
+  }
+  return verdict;
+}
+
+// The reference's expected verdict in this README's terms (its "reason" says which check fails).
+const expectOf = (ref) => (ref.valid ? 'valid' : /claim (nbf|exp)/.test(ref.reason) ? 'timestamp_out_of_tolerance' : 'invalid_signature');
+const fromRef = (ref, extra = {}) => ({
+  name: `reference: ${ref.name}`,
+  // The alg-none reference has no secret; the tenant still holds the usual key.
+  secrets: [ref.secret ?? REFS[0].secret],
+  method: ref.method,
+  url: ref.url,
+  headers: [...(ref.payload !== undefined ? [['Content-Type', 'application/json']] : []), [HEADER, ref.token]],
+  body: ref.payload ?? '',
+  now: Math.floor(Date.parse(ref.timestamp) / 1000),
+  tolerance: 5,
+  expect: expectOf(ref),
+  ...extra,
+});
+
+const cases = REFS.map((ref) => fromRef(ref));
+const post = REFS.find((r) => r.name === 'Valid JWT with URL parameters and payload - POST');
+cases.push(
+  { ...fromRef(post), name: `${HEADER} removed from the reference POST`, headers: [['Content-Type', 'application/json']], expect: 'missing_signature' },
+  { ...fromRef(post), name: 'the reference POST verified with two configured signing keys, the right one second', secrets: ['another-signing-key-0123456789abcdef', post.secret] },
+);
+for (const c of cases) {
+  const got = await sdkVerdict(c);
+  if (got !== c.expect) throw new Error(`${c.name}: SDK says ${got}, case expects ${c.expect}`);
+}
+
+const DOCS = 'https://github.com/messagebird/messagebird-nodejs#verifying-signatures';
+const out = {
+  kind: 'messagebird',
+  source: { kind: 'sdk', package: 'messagebird', registry: 'npm', version: '4.0.1',
+    function: 'lib/webhook-signature-jwt.js verify(url, payload, jwt, key); cases from the SDK\'s lib/testdata/webhook-signature-jwt-reference.json', url: DOCS },
+  facts: {
+    title: 'MessageBird (Bird)',
+    docs: DOCS,
+    scheme: 'MessageBird-Signature-JWT = HS256/384/512 JWT keyed with the signing key (its UTF-8 bytes), iss "MessageBird", nbf/exp (60 s apart), jti, url_hash = hex SHA-256 of the full request URL (scheme, host, port, path, query as sent), payload_hash = hex SHA-256 of the raw body (absent when there is no body); alg none rejected',
+    secret: 'the account\'s signing key from the MessageBird dashboard (Developers > API access > Signing key), used verbatim as UTF-8 bytes',
+    timestamp: 'the JWT nbf and exp claims (unix seconds, exp = nbf + 60 in the reference tokens), with 5 s clock tolerance (SDK default)',
+    event_id: { body_sha256: true },
+    event_id_note: 'the signature carries a jti (unique per request, not per event) and the payloads have no common event ID',
+    event_type: null,
+    retry_horizon: 'not documented in the pages reachable here: default window',
+    retry_source: DOCS,
+    handshake: null,
+  },
+  cases,
+};
+writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
+console.log(`wrote ${cases.length} cases`);

@@ -99,6 +99,9 @@ pub async fn connection(plan: Arc<Plan>, addr: String) -> Tally {
         stream: None,
         buf: BytesMut::with_capacity(16 * 1024),
     };
+    // Every connection starts together, at the plan's start (a closed loop
+    // does not wait for a schedule, and would otherwise start as it spawns).
+    tokio::time::sleep_until(plan.start.into()).await;
     loop {
         let k = plan.next.fetch_add(1, Ordering::Relaxed) as usize;
         let req = if plan.cycle {

@@ -27,10 +27,13 @@ use crate::timeline::unix_now;
 use conn::{connection, Plan, Tally};
 use sinks::Watch;
 
+// A flag given twice takes its last value, so `bench/run` can override its
+// defaults per pass.
 #[derive(Parser, Debug)]
 #[command(
     name = "bench-load",
-    about = "Signed webhook load generator for bench/run"
+    about = "Signed webhook load generator for bench/run",
+    args_override_self = true
 )]
 pub struct Args {
     /// Target URL, e.g. http://127.0.0.1:8080/webhooks/stripe/default.

@@ -65,22 +65,19 @@ pub fn load(args: &str) -> serde_json::Value {
 
 /// The `hookline` binary, built now if it is missing or stale: the bench
 /// package cannot name another package's binary (`CARGO_BIN_EXE_*` is only
-/// set for its own), and a stale one would test old code.
+/// set for its own), and a stale one would test old code. It asks cargo for
+/// exactly what the test suite builds (`scripts/test`, nextest: the whole
+/// workspace, all targets), so under the suite this is a no-op; any other
+/// selection would unify features differently and compile every
+/// dependency a second time.
 pub fn hookline_binary() -> String {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
-        .args([
-            "build",
-            "-q",
-            "-p",
-            "hookline",
-            "--bin",
-            "hookline",
-            "--message-format=json",
-        ])
+        .args(["test", "--no-run", "--workspace", "--all-targets"])
+        .arg("--message-format=json")
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
-        .expect("run cargo build");
+        .expect("run cargo test --no-run");
     assert!(
         out.status.success(),
         "{}",
@@ -89,7 +86,13 @@ pub fn hookline_binary() -> String {
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .find_map(|m| m["executable"].as_str().map(str::to_owned))
+        .find(|m| {
+            // The binary itself, not the test harness built from main.rs.
+            m["target"]["name"] == "hookline"
+                && m["target"]["kind"] == serde_json::json!(["bin"])
+                && m["profile"]["test"] == false
+        })
+        .and_then(|m| m["executable"].as_str().map(str::to_owned))
         .expect("cargo reports the hookline executable")
 }
 

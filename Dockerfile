@@ -7,6 +7,10 @@ COPY src ./src
 COPY lua ./lua
 COPY migrations ./migrations
 COPY providers ./providers
+# The benchmark tools are a member of the workspace: cargo reads their
+# manifest and sources, but only `hookline` is built and shipped.
+COPY bench/Cargo.toml ./bench/Cargo.toml
+COPY bench/src ./bench/src
 RUN cargo build --release --locked --bin hookline
 
 FROM debian:bookworm-slim

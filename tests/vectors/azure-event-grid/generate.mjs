@@ -1,0 +1,72 @@
+// Handshake vectors for Azure Event Grid webhooks. The validation event is
+// parsed by the official @azure/eventgrid SDK (EventGridDeserializer,
+// isSystemEvent), which confirms its shape and yields the validationCode; the
+// answer {"validationResponse": code} and the CloudEvents OPTIONS check are
+// from the docs:
+// https://learn.microsoft.com/azure/event-grid/webhook-event-delivery
+// Event Grid signs nothing; see NOTES.md for why there are no signature cases.
+import fs from 'node:fs';
+import { EventGridDeserializer, isSystemEvent } from '@azure/eventgrid';
+
+const NOW = 1700000000;
+const URL = 'https://hooks.example.com/webhooks/azure-event-grid';
+const CODE = '512d38b6-c7b8-40c8-89fe-f46f9e9622b6';
+// The documented SubscriptionValidationEvent (Event Grid schema).
+const VALIDATION = JSON.stringify([{
+  id: '2d1781af-3a4c-4d7c-bd0c-e34b19da4e66',
+  topic: '/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/acct',
+  subject: '',
+  data: { validationCode: CODE, validationUrl: 'https://rp-eastus2.eventgrid.azure.net:553/eventsubscriptions/estest/validate?id=512d38b6-c7b8-40c8-89fe-f46f9e9622b6&t=2023-11-14T22:13:18.9080000Z&apiVersion=2018-05-01-preview&token=1A1A1A1A' },
+  eventType: 'Microsoft.EventGrid.SubscriptionValidationEvent',
+  eventTime: '2023-11-14T22:13:18.000Z',
+  metadataVersion: '1',
+  dataVersion: '1',
+}]);
+
+const [event] = await new EventGridDeserializer().deserializeEventGridEvents(VALIDATION);
+if (!isSystemEvent('Microsoft.EventGrid.SubscriptionValidationEvent', event)) throw new Error('the SDK does not see a validation event');
+const answer = JSON.stringify({ validationResponse: event.data.validationCode });
+
+const handshakes = [
+  {
+    name: 'SubscriptionValidationEvent answered with validationResponse',
+    secrets: [], verify_token: null,
+    request: { method: 'POST', url: URL, headers: [['Content-Type', 'application/json'], ['aeg-event-type', 'SubscriptionValidation']], body: VALIDATION },
+    now: NOW,
+    expect: { status: 200, content_type: 'application/json', body: answer, headers: [] },
+  },
+  {
+    name: 'CloudEvents abuse-protection OPTIONS answered with WebHook-Allowed-Origin',
+    secrets: [], verify_token: null,
+    request: { method: 'OPTIONS', url: URL, headers: [['WebHook-Request-Origin', 'eventgrid.azure.net']], body: '' },
+    now: NOW,
+    expect: { status: 200, content_type: null, body: '', headers: [['WebHook-Allowed-Origin', 'eventgrid.azure.net']] },
+  },
+];
+
+const DOCS = 'https://learn.microsoft.com/azure/event-grid/webhook-event-delivery';
+const out = {
+  kind: 'azure-event-grid',
+  source: {
+    kind: 'sdk', package: '@azure/eventgrid', registry: 'npm', version: '5.12.0',
+    function: 'EventGridDeserializer#deserializeEventGridEvents + isSystemEvent (validation event); answers as documented',
+    url: DOCS,
+  },
+  facts: {
+    title: 'Azure Event Grid',
+    docs: DOCS,
+    scheme: 'not signed (NOTES.md): Event Grid authenticates with a secret in the endpoint URL\'s query string or a Microsoft Entra bearer token',
+    secret: 'none for the handshake; see NOTES.md',
+    timestamp: null,
+    event_id: { json_pointer: '/0/id' },
+    event_id_note: 'events carry an id; a request may batch several events (Event Grid schema: a JSON array): ' + DOCS,
+    event_type: { json_pointer: '/0/eventType' },
+    retry_horizon: 'retries with exponential backoff for up to 24 hours (default event time-to-live 1440 minutes, 30 attempts)',
+    retry_source: 'https://learn.microsoft.com/azure/event-grid/delivery-and-retry',
+    handshake: 'POST aeg-event-type: SubscriptionValidation with [{"eventType":"Microsoft.EventGrid.SubscriptionValidationEvent","data":{"validationCode":C,...}}] answered 200 {"validationResponse": C}; CloudEvents 1.0 schema: OPTIONS with WebHook-Request-Origin: O answered 200 with WebHook-Allowed-Origin: O: ' + DOCS,
+  },
+  cases: [],
+  handshakes,
+};
+fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
+console.log(`azure-event-grid: ${handshakes.length} handshakes`);

@@ -67,9 +67,10 @@ struct HandshakeCase {
     request: Request,
     now: i64,
     tolerance: Option<u64>,
-    /// `status`; and, each checked only when present: `content_type`
-    /// (`null`: none), `body`, `headers` (each must be in the answer),
-    /// `code` (the problem code of a rejection).
+    /// `status`; and, each checked only when present and not `null`:
+    /// `content_type`, `body` (compared as JSON values when the answer is
+    /// `application/json`), `headers` (each must be in the answer), `code`
+    /// (the problem code of a rejection).
     expect: serde_json::Map<String, serde_json::Value>,
 }
 
@@ -242,7 +243,7 @@ fn run_handshake(kind: &str, case: &HandshakeCase) -> Result<(), String> {
     if status != Some(u64::from(answer.status)) {
         return Err(format!("status {}, expected {status:?}", answer.status));
     }
-    if let Some(ct) = expect.get("content_type") {
+    if let Some(ct) = expect.get("content_type").filter(|v| !v.is_null()) {
         if ct.as_str() != answer.content_type.as_deref() {
             return Err(format!(
                 "content type {:?}, expected {ct}",
@@ -250,9 +251,17 @@ fn run_handshake(kind: &str, case: &HandshakeCase) -> Result<(), String> {
             ));
         }
     }
-    if let Some(body) = expect.get("body") {
+    if let Some(body) = expect.get("body").filter(|v| !v.is_null()) {
         let want = body.as_str().ok_or("expect.body must be a string")?;
-        if answer.body.as_deref() != Some(want.as_bytes()) {
+        let json = answer.content_type.as_deref() == Some("application/json");
+        let same = match (json, answer.body.as_deref()) {
+            (true, Some(got)) => {
+                serde_json::from_slice::<serde_json::Value>(got).ok()
+                    == serde_json::from_str::<serde_json::Value>(want).ok()
+            }
+            (_, got) => got == Some(want.as_bytes()),
+        };
+        if !same {
             return Err(format!(
                 "body {:?}, expected {want:?}",
                 answer.body.as_deref().map(String::from_utf8_lossy)

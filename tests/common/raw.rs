@@ -55,10 +55,16 @@ pub async fn send_partial(
 /// Read one response, within `limit`: its head, then a body of its
 /// `Content-Length`. `None` if it did not come in time.
 pub async fn read_response(stream: &mut TcpStream, limit: Duration) -> Option<RawResponse> {
-    tokio::time::timeout(limit, read(stream)).await.ok()
+    tokio::time::timeout(limit, read(stream, true)).await.ok()
 }
 
-async fn read(stream: &mut TcpStream) -> RawResponse {
+/// Read a response's head only: the answer to a `HEAD`, which has a
+/// `Content-Length` and no body.
+pub async fn read_head(stream: &mut TcpStream, limit: Duration) -> Option<RawResponse> {
+    tokio::time::timeout(limit, read(stream, false)).await.ok()
+}
+
+async fn read(stream: &mut TcpStream, with_body: bool) -> RawResponse {
     let mut buf = Vec::new();
     let head_end = loop {
         if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
@@ -87,7 +93,7 @@ async fn read(stream: &mut TcpStream) -> RawResponse {
         .and_then(|(_, v)| v.parse().ok())
         .unwrap_or(0);
     let mut body = buf[head_end + 4..].to_vec();
-    while body.len() < length {
+    while with_body && body.len() < length {
         let mut chunk = [0u8; 4096];
         let n = stream.read(&mut chunk).await.unwrap();
         if n == 0 {

@@ -108,7 +108,43 @@ async fn a_method_the_webhook_route_does_not_take_is_405_with_allow(backend: Bac
     );
 }
 
+/// Holding a request's payload until its answer is sent (so that a body
+/// left unread closes the connection) must not close connections whose
+/// body was read whole: a provider's keep-alive connection serves many
+/// events.
+async fn a_connection_is_kept_alive_across_answers(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let mut conn = tokio::net::TcpStream::connect(("127.0.0.1", app.port))
+        .await
+        .unwrap();
+    for (n, salt) in ["a", "a", "b"].iter().enumerate() {
+        let w = Webhook::new("stripe", "acme", "evt_ka", "charge.succeeded", salt);
+        let mut head = format!(
+            "POST {} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\n",
+            w.path,
+            w.body.len()
+        );
+        for (k, v) in &w.headers {
+            head.push_str(&format!("{k}: {v}\r\n"));
+        }
+        head.push_str("\r\n");
+        tokio::io::AsyncWriteExt::write_all(&mut conn, head.as_bytes())
+            .await
+            .unwrap();
+        tokio::io::AsyncWriteExt::write_all(&mut conn, &w.body)
+            .await
+            .unwrap();
+        let res = read_response(&mut conn, Duration::from_secs(5))
+            .await
+            .unwrap_or_else(|| panic!("answer {n} on the same connection"));
+        let want = ["accepted", "duplicate", "event_id_conflict"][n];
+        let got = res.json();
+        assert!(got["status"] == want || got["code"] == want, "{n}: {got}");
+    }
+}
+
 backend_tests!(
+    a_connection_is_kept_alive_across_answers,
     a_problem_title_is_its_status_line,
     a_method_the_webhook_route_does_not_take_is_405_with_allow,
 );

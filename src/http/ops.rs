@@ -2,24 +2,23 @@
 //! (the process answers), `GET /readyz` (the stores answer), `GET /metrics`
 //! (Prometheus text), and a problem document for every unknown route.
 
-use actix_web::http::header;
 use actix_web::{web, HttpRequest, HttpResponse};
 
-use super::problem::{ApiError, STORE_RETRY_AFTER};
+use super::problem::ApiError;
 use super::AppState;
 
 pub(super) async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(serde_json::json!({"status": "ok"}))
 }
 
-pub(super) async fn readyz(state: web::Data<AppState>) -> HttpResponse {
+/// Ready when every store answers; otherwise `503 store_unavailable` with
+/// `Retry-After`, like any request that needed the stores.
+pub(super) async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
     match state.store.ping().await {
-        Ok(()) => HttpResponse::Ok().json(serde_json::json!({"status": "ready"})),
+        Ok(()) => Ok(HttpResponse::Ok().json(serde_json::json!({"status": "ready"}))),
         Err(e) => {
             state.store_failed(&e);
-            HttpResponse::ServiceUnavailable()
-                .insert_header((header::RETRY_AFTER, STORE_RETRY_AFTER.as_secs().to_string()))
-                .json(serde_json::json!({"status": "unavailable"}))
+            Err(ApiError::StoreUnavailable(e))
         }
     }
 }

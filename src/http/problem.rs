@@ -19,7 +19,7 @@ use crate::provider::Rejection;
 use crate::store::StoreError;
 
 /// How long a provider is told to wait when a store is unavailable.
-pub const STORE_RETRY_AFTER: Duration = Duration::from_secs(5);
+const STORE_RETRY_AFTER: Duration = Duration::from_secs(5);
 
 /// Every answer other than success, with its status and `code`.
 #[derive(Debug, thiserror::Error)]

@@ -81,7 +81,7 @@ impl CaptureWriter {
         let capture = Capture {
             provider: ev.provider_name().to_owned(),
             kind: Some(def.kind.clone()),
-            tenant: ev.tenant().to_owned(),
+            tenant: ev.tenant().to_string(),
             method: req.method().to_string(),
             path: req.path().to_owned(),
             query: req.query_string().to_owned(),

@@ -1,13 +1,19 @@
 //! The `hookline` command line. Exit codes: 0 ok, 1 runtime or validation
 //! error, 2 usage error.
 
+mod args;
+mod operate;
+
 use std::io::Read;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use secrecy::{ExposeSecret, SecretString};
 
-use crate::config::{self, Settings};
+use self::args::ConfigArg;
+use self::operate::{DeadLetters, Events};
+use crate::app::{Application, Role};
+use crate::config;
 use crate::provider::{sender_headers, Definitions};
 
 #[derive(Parser)]
@@ -17,13 +23,6 @@ struct Cli {
     command: Command,
 }
 
-#[derive(clap::Args)]
-struct ConfigArg {
-    /// Configuration file (TOML).
-    #[arg(long, env = "HOOKLINE_CONFIG")]
-    config: PathBuf,
-}
-
 #[derive(Subcommand)]
 enum Command {
     /// Run the receiver and the delivery workers.
@@ -31,8 +30,8 @@ enum Command {
         #[command(flatten)]
         config: ConfigArg,
         /// What this process runs.
-        #[arg(long, value_enum, default_value_t = crate::server::Role::All)]
-        role: crate::server::Role,
+        #[arg(long, value_enum, default_value_t = Role::All)]
+        role: Role,
     },
     /// Validate the configuration and print what it sets up (secrets redacted).
     CheckConfig(ConfigArg),
@@ -91,165 +90,6 @@ enum Command {
     },
 }
 
-#[derive(clap::Args)]
-struct Filters {
-    #[arg(long)]
-    provider: Option<String>,
-    #[arg(long)]
-    tenant: Option<String>,
-    #[arg(long)]
-    handler: Option<String>,
-    #[arg(long)]
-    event_id: Option<String>,
-}
-
-#[derive(Subcommand)]
-enum DeadLetters {
-    /// List dead letters (JSON, one per line).
-    List {
-        #[command(flatten)]
-        config: ConfigArg,
-        #[command(flatten)]
-        filters: Filters,
-        #[arg(long, default_value_t = 100)]
-        limit: u32,
-    },
-    /// Put dead letters back in the queue: one (--id) or every match.
-    Replay {
-        #[command(flatten)]
-        config: ConfigArg,
-        /// One dead letter, by delivery id.
-        #[arg(long, conflicts_with_all = ["provider", "tenant", "handler", "event_id", "all"])]
-        id: Option<i64>,
-        #[command(flatten)]
-        filters: Filters,
-        /// Required to replay every dead letter when no filter is given.
-        #[arg(long)]
-        all: bool,
-    },
-}
-
-#[derive(Subcommand)]
-enum Events {
-    /// Print an event's record, deliveries and attempts as JSON.
-    Show {
-        #[command(flatten)]
-        config: ConfigArg,
-        provider: String,
-        tenant: String,
-        event_id: String,
-    },
-    /// Deliver an event again, to every handler or one.
-    Redeliver {
-        #[command(flatten)]
-        config: ConfigArg,
-        provider: String,
-        tenant: String,
-        event_id: String,
-        #[arg(long)]
-        handler: Option<String>,
-    },
-}
-
-async fn store_for(arg: &ConfigArg) -> anyhow::Result<crate::store::Store> {
-    let settings = load(arg)?;
-    Ok(crate::store::Store::connect(&settings.store).await?)
-}
-
-async fn dead_letters(cmd: DeadLetters) -> anyhow::Result<i32> {
-    use crate::store::delivery::{DeliveryFilter, DeliveryState};
-    let filter = |f: Filters, id: Option<i64>, limit: Option<u32>| DeliveryFilter {
-        id,
-        state: Some(DeliveryState::Dead),
-        provider: f.provider,
-        tenant: f.tenant,
-        handler: f.handler,
-        event_id: f.event_id,
-        limit,
-    };
-    match cmd {
-        DeadLetters::List {
-            config,
-            filters,
-            limit,
-        } => {
-            let store = store_for(&config).await?;
-            let rows = store
-                .list_deliveries(&filter(filters, None, Some(limit)))
-                .await?;
-            for r in &rows {
-                println!("{}", serde_json::to_string(r)?);
-            }
-            eprintln!("{} dead letter(s)", rows.len());
-            Ok(0)
-        }
-        DeadLetters::Replay {
-            config,
-            id,
-            filters,
-            all,
-        } => {
-            let unfiltered = id.is_none()
-                && filters.provider.is_none()
-                && filters.tenant.is_none()
-                && filters.handler.is_none()
-                && filters.event_id.is_none();
-            if unfiltered && !all {
-                eprintln!("error: give --id, a filter, or --all to replay every dead letter");
-                return Ok(2);
-            }
-            let store = store_for(&config).await?;
-            let n = store.requeue(&filter(filters, id, None)).await?;
-            println!("requeued {n} dead letter(s)");
-            Ok(if n == 0 && id.is_some() { 1 } else { 0 })
-        }
-    }
-}
-
-async fn events(cmd: Events) -> anyhow::Result<i32> {
-    use crate::store::delivery::DeliveryFilter;
-    match cmd {
-        Events::Show {
-            config,
-            provider,
-            tenant,
-            event_id,
-        } => {
-            let store = store_for(&config).await?;
-            match store.event_report(&provider, &tenant, &event_id).await? {
-                Some(report) => {
-                    println!("{}", serde_json::to_string_pretty(&report)?);
-                    Ok(0)
-                }
-                None => {
-                    eprintln!("no record of {provider}/{tenant}/{event_id}");
-                    Ok(1)
-                }
-            }
-        }
-        Events::Redeliver {
-            config,
-            provider,
-            tenant,
-            event_id,
-            handler,
-        } => {
-            let store = store_for(&config).await?;
-            let n = store
-                .requeue(&DeliveryFilter {
-                    provider: Some(provider),
-                    tenant: Some(tenant),
-                    event_id: Some(event_id),
-                    handler,
-                    ..Default::default()
-                })
-                .await?;
-            println!("requeued {n} deliver(y/ies)");
-            Ok(if n == 0 { 1 } else { 0 })
-        }
-    }
-}
-
 /// Run the command line; returns the process exit code.
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
@@ -278,20 +118,17 @@ pub fn main() -> i32 {
     }
 }
 
-fn load(arg: &ConfigArg) -> anyhow::Result<Settings> {
-    config::load(&arg.config).map_err(|e| anyhow::anyhow!("{e}"))
-}
-
 async fn run(command: Command) -> anyhow::Result<i32> {
     match command {
         Command::Serve { config, role } => {
             crate::telemetry::init();
-            let settings = load(&config)?;
-            let app = crate::server::Application::build(settings, role).await?;
-            if role != crate::server::Role::Workers {
-                tracing::info!(port = app.port(), ?role, "hookline is listening");
+            let settings = config.load()?;
+            let app = Application::build(settings, role).await?;
+            if let Some(port) = app.port() {
+                tracing::info!(port, ?role, "hookline is listening");
             }
-            app.run_until_stopped().await?;
+            // SIGINT/SIGTERM: the receiver drains, then the workers stop.
+            app.run(crate::app::shutdown_on_signals()).await?;
             Ok(0)
         }
         Command::CheckConfig(arg) => match config::load(&arg.config) {
@@ -305,7 +142,7 @@ async fn run(command: Command) -> anyhow::Result<i32> {
             }
         },
         Command::Migrate(arg) => {
-            let settings = load(&arg)?;
+            let settings = arg.load()?;
             crate::store::Store::migrate(&settings.store).await?;
             println!("migrations applied");
             Ok(0)
@@ -348,8 +185,8 @@ async fn run(command: Command) -> anyhow::Result<i32> {
             }
             Ok(0)
         }
-        Command::DeadLetters(cmd) => dead_letters(cmd).await,
-        Command::Events(cmd) => events(cmd).await,
+        Command::DeadLetters(cmd) => operate::dead_letters(cmd).await,
+        Command::Events(cmd) => operate::events(cmd).await,
         Command::Replay {
             paths,
             target,

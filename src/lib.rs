@@ -2,16 +2,19 @@
 //!
 //! A request flows through [`provider::verify_request`] (signature, event ID),
 //! then [`store::Store`] (dedup claim, durable record, completion), and the
-//! answer to the provider is decided in one place, [`server`].
+//! answer to the provider is decided in one place, [`http`]. [`app`] runs
+//! the receiver and the delivery workers as one process.
 
-pub mod admin;
+pub mod app;
 pub mod capture;
 pub mod cli;
 pub mod config;
 pub mod delivery;
+pub mod http;
+pub mod ids;
+pub mod lookup;
 pub mod metrics;
 pub mod provider;
 pub mod replay;
-pub mod server;
 pub mod store;
 pub mod telemetry;

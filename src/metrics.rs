@@ -20,6 +20,15 @@ pub struct Metrics {
     pub deliveries: IntCounterVec,
     /// Delivery attempt latency: handler.
     pub attempt_seconds: HistogramVec,
+    /// Requests refused to protect the receiver, before verification:
+    /// reason (`rate_limited`, `body_timeout`, `buffer_full`).
+    pub requests_refused: IntCounterVec,
+    /// Store failures met while answering a request: op (`claim`,
+    /// `commit`, `lookup`, ...). Input a store refuses is never one.
+    pub store_errors: IntCounterVec,
+    /// Bytes of request bodies held right now, against
+    /// `server.max_buffered_bytes`.
+    pub buffered_bytes: IntGauge,
     pending: IntGauge,
     dead: IntGauge,
 }
@@ -75,6 +84,20 @@ impl Metrics {
         registry
             .register(Box::new(attempt_seconds.clone()))
             .expect("registered once");
+        let requests_refused = counter(
+            "requests_refused_total",
+            "Requests refused before verification, by reason",
+            &["reason"],
+        );
+        let store_errors = counter(
+            "store_errors_total",
+            "Store failures while answering requests, by operation",
+            &["op"],
+        );
+        let buffered_bytes = gauge(
+            "buffered_bytes",
+            "Bytes of request bodies held now, against server.max_buffered_bytes",
+        );
         let pending = gauge(
             "deliveries_pending",
             "Deliveries waiting for an acknowledgement",
@@ -87,6 +110,9 @@ impl Metrics {
             dedup,
             deliveries,
             attempt_seconds,
+            requests_refused,
+            store_errors,
+            buffered_bytes,
             pending,
             dead,
         }

@@ -44,7 +44,9 @@ fn check(s: &str) -> Result<(), String> {
 macro_rules! name_type {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        // Bound to SQL as text where the stores take one (`sqlx(transparent)`).
+        #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, sqlx::Type)]
+        #[sqlx(transparent)]
         pub struct $name(String);
 
         impl $name {
@@ -61,6 +63,12 @@ macro_rules! name_type {
         impl Deref for $name {
             type Target = str;
             fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
                 &self.0
             }
         }

@@ -8,9 +8,8 @@ use sha2::{Digest, Sha256};
 use super::form;
 use super::header::{HeaderLookup, HeaderNames};
 use super::request::Rejection;
-
-/// Longest event ID accepted; longer ones are malformed.
-pub const MAX_EVENT_ID_LEN: usize = 255;
+pub use crate::ids::MAX_EVENT_ID_LEN;
+use crate::ids::{EventId, EventType, IdError};
 
 /// Where a value (event ID, event type) lives. In TOML, exactly one of
 /// `header`, `json_pointer`, `form_field` or `body_sha256 = true`.
@@ -85,7 +84,7 @@ pub(crate) fn extract(
     event_type: Option<&FieldSource>,
     headers: &dyn HeaderLookup,
     body: &[u8],
-) -> Result<(String, String), Rejection> {
+) -> Result<(EventId, EventType), Rejection> {
     // Validate the body as JSON only if a pointer needs it, and only once.
     // It stays raw: extraction walks just the pointer's path, so a large
     // body is never built into a tree of allocated values.
@@ -97,22 +96,19 @@ pub(crate) fn extract(
     } else {
         None
     };
-    let id = match value(event_id, headers, body, json)? {
-        Some(id) if !id.is_empty() => id,
-        _ => return Err(Rejection::MissingEventId),
+    // Control characters (NUL above all, which PostgreSQL text cannot
+    // hold) and overlong values would make the request fail on every
+    // retry: the newtypes refuse them now, as malformed.
+    let id = match EventId::parse(value(event_id, headers, body, json)?.unwrap_or_default()) {
+        Ok(id) => id,
+        Err(IdError::Empty) => return Err(Rejection::MissingEventId),
+        Err(_) => return Err(Rejection::MalformedPayload),
     };
-    if id.len() > MAX_EVENT_ID_LEN || id.chars().any(char::is_control) {
-        return Err(Rejection::MalformedPayload);
-    }
     let kind = match event_type {
         Some(src) => value(src, headers, body, json)?.unwrap_or_default(),
         None => String::new(),
     };
-    // Control characters (NUL above all, which PostgreSQL text cannot
-    // hold) would make the request fail on every retry: refuse it now.
-    if kind.chars().any(char::is_control) {
-        return Err(Rejection::MalformedPayload);
-    }
+    let kind = EventType::parse(kind).map_err(|_| Rejection::MalformedPayload)?;
     Ok((id, kind))
 }
 

@@ -3,8 +3,6 @@
 
 use std::sync::Arc;
 
-use sha2::{Digest, Sha256};
-
 use super::handshake::{Credentials, Stage, TenantState};
 use super::identity;
 use super::key::Key;
@@ -12,6 +10,7 @@ use super::request::{Rejection, UntrustedRequest, Verdict};
 use super::scheme::VerifyError;
 use super::webhook::VerifiedWebhook;
 use crate::config::{Provider, Tenant};
+use crate::ids::BodyDigest;
 
 /// Verify `req` for `tenant` of `provider`, in this order:
 ///
@@ -67,10 +66,10 @@ pub fn verify_request(
     )?;
     Ok(Verdict::Event(VerifiedWebhook {
         provider: provider.clone(),
-        tenant: tenant.name.to_string(),
+        tenant: (*tenant.name).clone(),
         event_id,
         event_type,
-        body_sha256: Sha256::digest(&req.body).into(),
+        body_sha256: BodyDigest::of(&req.body),
         body: req.body.clone(),
         content_type: req.content_type().map(str::to_owned),
     }))

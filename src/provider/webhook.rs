@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-use crate::config::Provider;
+use crate::config::{Provider, TenantName};
+use crate::ids::{BodyDigest, EventId, EventType};
 
 /// A request whose signature checked out and whose event ID was found.
 ///
@@ -14,11 +15,11 @@ use crate::config::Provider;
 #[derive(Debug, Clone)]
 pub struct VerifiedWebhook {
     pub(super) provider: Arc<Provider>,
-    pub(super) tenant: String,
-    pub(super) event_id: String,
-    pub(super) event_type: String,
+    pub(super) tenant: TenantName,
+    pub(super) event_id: EventId,
+    pub(super) event_type: EventType,
     pub(super) body: Bytes,
-    pub(super) body_sha256: [u8; 32],
+    pub(super) body_sha256: BodyDigest,
     pub(super) content_type: Option<String>,
 }
 
@@ -29,19 +30,19 @@ impl VerifiedWebhook {
     pub fn provider_name(&self) -> &str {
         &self.provider.name
     }
-    pub fn tenant(&self) -> &str {
+    pub fn tenant(&self) -> &TenantName {
         &self.tenant
     }
-    pub fn event_id(&self) -> &str {
+    pub fn event_id(&self) -> &EventId {
         &self.event_id
     }
-    pub fn event_type(&self) -> &str {
+    pub fn event_type(&self) -> &EventType {
         &self.event_type
     }
     pub fn body(&self) -> &Bytes {
         &self.body
     }
-    pub fn body_sha256(&self) -> &[u8; 32] {
+    pub fn body_sha256(&self) -> &BodyDigest {
         &self.body_sha256
     }
     pub fn content_type(&self) -> Option<&str> {

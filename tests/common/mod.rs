@@ -7,17 +7,22 @@
 
 #![allow(dead_code)]
 
+pub mod backing;
 pub mod provider;
+pub mod raw;
 pub mod servers;
 pub mod sink;
 pub mod store;
 
 use std::sync::Arc;
 
+use hookline::app::Application;
 use hookline::config::{self, Settings};
 use hookline::provider::sender_headers;
-use hookline::server::Application;
 use hookline::store::{Inventory, Store};
+use tokio_util::sync::CancellationToken;
+
+pub use backing::{cluster_urls, drop_keys, redis_url, StoreGuard, TestDatabase};
 
 /// The backends the suite runs against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,6 +127,8 @@ pub struct TestApp {
     pub backend: Backend,
     /// The configuration the app runs with, for tests that run the CLI.
     pub config_text: String,
+    /// Stops the application; cancelled when the test app is dropped.
+    pub shutdown: CancellationToken,
     _dir: tempfile::TempDir,
     _guard: StoreGuard,
 }
@@ -135,6 +142,8 @@ pub struct AppOptions {
     pub max_body_bytes: usize,
     /// Extra lines in every `[providers.NAME]` table (e.g. `ack = "handlers"`).
     pub provider_extra: String,
+    /// Extra lines in `[server]` (e.g. `body_timeout = "2s"`).
+    pub server_extra: String,
 }
 
 impl AppOptions {
@@ -145,6 +154,7 @@ impl AppOptions {
             in_progress_ttl: "5s",
             max_body_bytes: 64 * 1024,
             provider_extra: String::new(),
+            server_extra: String::new(),
         }
     }
 }
@@ -193,6 +203,12 @@ pub async fn test_config(opts: &AppOptions, dir: &std::path::Path) -> (String, S
         opts.in_progress_ttl,
         &providers,
         &opts.extra,
+    )
+    // The server table opens the file: its extra keys go right after it.
+    .replacen(
+        "[server]\n",
+        &format!("[server]\n{}\n", opts.server_extra),
+        1,
     );
     (text, guard)
 }
@@ -231,9 +247,10 @@ pub async fn spawn_text(
         .expect("connect store");
     let settings_for_test = Arc::new(config::from_toml_str("test.toml", &text).unwrap());
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let app = Application::with_listener(settings, store.clone(), listener).expect("build app");
-    let port = app.port();
-    tokio::spawn(app.run_until_stopped());
+    let app = Application::with_listener(settings, store.clone(), listener);
+    let port = app.port().expect("a receiver");
+    let shutdown = CancellationToken::new();
+    tokio::spawn(app.run(shutdown.clone()));
     TestApp {
         address: format!("http://127.0.0.1:{port}"),
         port,
@@ -245,86 +262,9 @@ pub async fn spawn_text(
             .unwrap(),
         backend,
         config_text: text,
+        shutdown,
         _dir: dir,
         _guard: guard,
-    }
-}
-
-/// The Redis Cluster the `cluster` variants run against:
-/// `HOOKLINE_TEST_REDIS_CLUSTER` (comma-separated node URLs, started once
-/// for the whole run by scripts/test), or else one of the test's own, whose
-/// guard the caller keeps alive for the test.
-pub fn cluster_urls() -> (Vec<String>, Option<servers::RedisCluster>) {
-    if let Ok(v) = std::env::var("HOOKLINE_TEST_REDIS_CLUSTER") {
-        return (v.split(',').map(str::to_owned).collect(), None);
-    }
-    let own = servers::RedisCluster::start();
-    (own.urls(), Some(own))
-}
-
-/// What a test's store needs kept alive, and cleaned up after it.
-#[derive(Default)]
-pub struct StoreGuard {
-    pub db: Option<TestDatabase>,
-    pub cluster: Option<servers::RedisCluster>,
-}
-
-pub fn redis_url() -> String {
-    std::env::var("HOOKLINE_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379/0".into())
-}
-
-/// PostgreSQL server the tests create their databases on.
-pub fn postgres_admin_url() -> String {
-    std::env::var("HOOKLINE_TEST_DATABASE_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
-}
-
-/// A database created for one test and dropped after it.
-pub struct TestDatabase {
-    pub name: String,
-    pub url: String,
-}
-
-impl TestDatabase {
-    pub async fn create() -> Self {
-        use sqlx::Connection;
-        let admin = postgres_admin_url();
-        let name = format!("hookline_test_{}", uuid::Uuid::new_v4().simple());
-        let mut conn = sqlx::PgConnection::connect(&admin)
-            .await
-            .expect("connect to PostgreSQL");
-        sqlx::query(&format!("CREATE DATABASE {name}"))
-            .execute(&mut conn)
-            .await
-            .expect("create test database");
-        let mut url = url::Url::parse(&admin).unwrap();
-        url.set_path(&name);
-        TestDatabase {
-            name,
-            url: url.to_string(),
-        }
-    }
-}
-
-impl Drop for TestDatabase {
-    fn drop(&mut self) {
-        let name = self.name.clone();
-        // Drop runs outside any runtime guarantee: use a thread of its own.
-        let _ = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async {
-                use sqlx::Connection;
-                if let Ok(mut conn) = sqlx::PgConnection::connect(&postgres_admin_url()).await {
-                    let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-                        .execute(&mut conn)
-                        .await;
-                }
-            })
-        })
-        .join();
     }
 }
 
@@ -421,6 +361,23 @@ impl TestApp {
         (status, res.json().await.unwrap_or_default())
     }
 
+    /// The value of one series of `/metrics` (`name{labels}` exactly as
+    /// exposed); 0 when absent.
+    pub async fn metric(&self, series: &str) -> f64 {
+        let text = self
+            .client
+            .get(format!("{}/metrics", self.address))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        text.lines()
+            .find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
+            .unwrap_or(0.0)
+    }
+
     pub async fn inventory(&self) -> Inventory {
         self.store.inventory().await.expect("inventory")
     }
@@ -428,47 +385,7 @@ impl TestApp {
 
 impl Drop for TestApp {
     fn drop(&mut self) {
+        self.shutdown.cancel();
         drop_keys(&self.settings, self.backend);
     }
-}
-
-/// Delete a test's keys from a single Redis (they would otherwise linger
-/// for the test window; a cluster lives for one run only). Best effort and
-/// bounded: the server may be stopped, frozen or a black hole by now.
-pub fn drop_keys(settings: &Settings, backend: Backend) {
-    use secrecy::ExposeSecret;
-    let Some(store) = settings.store.redis() else {
-        return;
-    };
-    let Some(url) = store
-        .redis_url
-        .as_ref()
-        .map(|u| u.expose_secret().to_owned())
-    else {
-        return;
-    };
-    if backend != Backend::Redis || url.starts_with("redis+cluster://") {
-        return;
-    }
-    let pattern = format!("{}:*", store.key_prefix);
-    let limit = std::time::Duration::from_millis(300);
-    let clean = move || -> redis::RedisResult<()> {
-        let mut conn = redis::Client::open(url.as_str())?.get_connection_with_timeout(limit)?;
-        conn.set_read_timeout(Some(limit))?;
-        conn.set_write_timeout(Some(limit))?;
-        // KEYS, not SCAN: a test Redis with a small keyspace.
-        let keys: Vec<String> = redis::cmd("KEYS").arg(&pattern).query(&mut conn)?;
-        if !keys.is_empty() {
-            redis::cmd("DEL").arg(keys).exec(&mut conn)?;
-        }
-        Ok(())
-    };
-    // On a thread of its own, waited for at most a second: the client's
-    // connection handshake has no timeout, and a black hole never answers
-    // it. A thread left hanging ends with the test process.
-    let (done, wait) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = done.send(clean());
-    });
-    let _ = wait.recv_timeout(std::time::Duration::from_secs(1));
 }

@@ -78,7 +78,7 @@ pub fn verify(settings: &Settings, req: &Req<'_>) -> Result<Verdict, Rejection> 
 /// The event ID of a request that must verify as an event.
 pub fn event_id(settings: &Settings, req: &Req<'_>) -> String {
     match verify(settings, req) {
-        Ok(Verdict::Event(ev)) => ev.event_id().to_owned(),
+        Ok(Verdict::Event(ev)) => ev.event_id().to_string(),
         other => panic!("expected an event, got {other:?}"),
     }
 }

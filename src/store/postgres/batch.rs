@@ -60,9 +60,9 @@ fn bind_events<'q>(
     }
     query
         .bind(column(VerifiedWebhook::provider_name))
-        .bind(column(VerifiedWebhook::tenant))
-        .bind(column(VerifiedWebhook::event_id))
-        .bind(column(VerifiedWebhook::event_type))
+        .bind(column(|ev| ev.tenant()))
+        .bind(column(|ev| ev.event_id()))
+        .bind(column(|ev| ev.event_type()))
         .bind(
             items
                 .iter()

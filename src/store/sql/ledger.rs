@@ -73,8 +73,8 @@ where
 {
     let row: Option<OtherBodyRow> = sqlx::query_as(OTHER_BODY)
         .bind(ev.provider_name())
-        .bind(ev.tenant())
-        .bind(ev.event_id())
+        .bind(ev.tenant().as_str())
+        .bind(ev.event_id().as_str())
         .bind(&ev.body_sha256()[..])
         .bind(&ev.body()[..])
         .fetch_optional(ex)
@@ -144,9 +144,9 @@ where
                      last_seen_at = excluded.last_seen_at",
         )
         .bind(ev.provider_name())
-        .bind(ev.tenant())
-        .bind(ev.event_id())
-        .bind(ev.event_type())
+        .bind(ev.tenant().as_str())
+        .bind(ev.event_id().as_str())
+        .bind(ev.event_type().as_str())
         .bind(&ev.body_sha256()[..])
         .bind(&ev.body()[..])
         .bind(ev.content_type())

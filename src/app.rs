@@ -1,0 +1,188 @@
+//! [`Application`]: one hookline process, the receiver and the delivery
+//! workers over one store, run until a shutdown token it is handed is
+//! cancelled (`main` cancels it on SIGINT/SIGTERM; tests, when they are
+//! done).
+
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio_util::sync::CancellationToken;
+
+use crate::config::Settings;
+use crate::delivery::worker::Workers;
+use crate::http::AppState;
+use crate::metrics::Metrics;
+use crate::store::Store;
+
+/// What a `serve` process runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Role {
+    /// The receiver and the delivery workers.
+    All,
+    /// Only the HTTP receiver.
+    Receiver,
+    /// Only the delivery workers.
+    Workers,
+}
+
+/// A bound, ready-to-run hookline process. Nothing runs until
+/// [`Application::run`].
+pub struct Application {
+    settings: Settings,
+    store: Store,
+    listener: Option<TcpListener>,
+    role: Role,
+}
+
+impl Application {
+    /// Connect the stores and bind `server.listen` (`127.0.0.1:0` picks a
+    /// port) unless the role runs no receiver.
+    pub async fn build(settings: Settings, role: Role) -> anyhow::Result<Self> {
+        let store = Store::connect(&settings.store).await?;
+        let listener = match role {
+            Role::Workers => None,
+            _ => Some(
+                TcpListener::bind(settings.server.listen.as_str()).map_err(|e| {
+                    anyhow::anyhow!("cannot listen on {}: {e}", settings.server.listen)
+                })?,
+            ),
+        };
+        Ok(Self::with_role(settings, store, listener, role))
+    }
+
+    /// Receiver and workers on `listener` (tests).
+    pub fn with_listener(settings: Settings, store: Store, listener: TcpListener) -> Self {
+        Self::with_role(settings, store, Some(listener), Role::All)
+    }
+
+    pub fn with_role(
+        settings: Settings,
+        store: Store,
+        listener: Option<TcpListener>,
+        role: Role,
+    ) -> Self {
+        // A workers-only process listens nowhere, whatever it is handed.
+        let listener = listener.filter(|_| role != Role::Workers);
+        Application {
+            settings,
+            store,
+            listener,
+            role,
+        }
+    }
+
+    /// The receiver's port; `None` for a workers-only process.
+    pub fn port(&self) -> Option<u16> {
+        self.listener
+            .as_ref()
+            .and_then(|l| l.local_addr().ok())
+            .map(|a| a.port())
+    }
+
+    /// Run until `shutdown` is cancelled: then the receiver stops taking
+    /// connections and drains its requests (up to
+    /// `server.shutdown_timeout`), then the workers finish the attempts in
+    /// flight. Workers stop after the receiver, because an `ack =
+    /// "handlers"` request in flight waits on them.
+    pub async fn run(self, shutdown: CancellationToken) -> std::io::Result<()> {
+        let Application {
+            settings,
+            store,
+            listener,
+            role,
+        } = self;
+        let metrics = Arc::new(Metrics::new());
+        // The workers' own token: cancelled once the receiver has drained.
+        let stop_workers = CancellationToken::new();
+        let workers = (role != Role::Receiver).then(|| {
+            Workers::new(
+                store.clone(),
+                settings.handlers.clone(),
+                settings.delivery,
+                metrics.clone(),
+            )
+        });
+        let wake = workers.as_ref().map(Workers::waker);
+        let workers = workers.map(|w| tokio::spawn(w.run(stop_workers.clone())));
+        let purge = tokio::spawn(purge_loop(store.clone()));
+        let grace = settings.server.shutdown_timeout;
+        let state = AppState::new(Arc::new(settings), store, wake, metrics);
+        let result = match listener {
+            Some(listener) => serve(state, listener, grace, &shutdown).await,
+            None => {
+                shutdown.cancelled().await;
+                Ok(())
+            }
+        };
+        stop_workers.cancel();
+        if let Some(workers) = workers {
+            let _ = workers.await;
+        }
+        purge.abort();
+        result
+    }
+}
+
+/// The receiver, until `shutdown`; then a graceful stop.
+async fn serve(
+    state: AppState,
+    listener: TcpListener,
+    grace: Duration,
+    shutdown: &CancellationToken,
+) -> std::io::Result<()> {
+    let server = crate::http::serve(state, listener, grace)?;
+    let handle = server.handle();
+    let stopper = shutdown.clone();
+    // Stops the server when told to; the server's own future ends then.
+    let stop = tokio::spawn(async move {
+        stopper.cancelled().await;
+        handle.stop(true).await;
+    });
+    let result = server.await;
+    // The server may also end on its own (an accept error): don't leave
+    // the stopper waiting.
+    stop.abort();
+    result
+}
+
+/// A token cancelled on SIGINT or SIGTERM, for `main`.
+pub fn shutdown_on_signals() -> CancellationToken {
+    let token = CancellationToken::new();
+    let cancel = token.clone();
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        tracing::info!("shutting down");
+        cancel.cancel();
+    });
+    token
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("SIGTERM handler installs");
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+}
+
+/// Expired dedup state is dropped once a minute (a no-op where the store
+/// expires keys itself).
+async fn purge_loop(store: Store) {
+    let mut tick = tokio::time::interval(Duration::from_secs(60));
+    loop {
+        tick.tick().await;
+        match store.purge_expired().await {
+            Ok(0) => {}
+            Ok(n) => tracing::debug!(removed = n, "expired dedup keys purged"),
+            Err(e) => tracing::warn!(error = %e.chain(), "purge failed"),
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! `hookline events` and `hookline dead-letters`: an operator's lookups and
+//! re-deliveries, straight against the configured store.
+//!
+//! Every name and ID is parsed by [`crate::lookup`] as clap reads it, the
+//! same rules as the admin API: a control character or an overlong value is
+//! a usage error (exit 2) before any store is opened, never a store failure.
+
+use clap::Subcommand;
+
+use super::args::ConfigArg;
+use crate::config::{HandlerName, ProviderName, TenantName};
+use crate::ids::EventId;
+use crate::lookup::{self, DeadLetterFilters, EventRef};
+
+#[derive(clap::Args)]
+pub(super) struct Filters {
+    #[arg(long, value_parser = lookup::provider)]
+    provider: Option<ProviderName>,
+    #[arg(long, value_parser = lookup::tenant)]
+    tenant: Option<TenantName>,
+    #[arg(long, value_parser = lookup::handler)]
+    handler: Option<HandlerName>,
+    #[arg(long, value_parser = lookup::event_id)]
+    event_id: Option<EventId>,
+}
+
+impl From<Filters> for DeadLetterFilters {
+    fn from(f: Filters) -> Self {
+        DeadLetterFilters {
+            provider: f.provider,
+            tenant: f.tenant,
+            handler: f.handler,
+            event_id: f.event_id,
+        }
+    }
+}
+
+#[derive(Subcommand)]
+pub(super) enum DeadLetters {
+    /// List dead letters (JSON, one per line).
+    List {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[command(flatten)]
+        filters: Filters,
+        #[arg(long, default_value_t = 100)]
+        limit: u32,
+    },
+    /// Put dead letters back in the queue: one (--id) or every match.
+    Replay {
+        #[command(flatten)]
+        config: ConfigArg,
+        /// One dead letter, by delivery id.
+        #[arg(long, conflicts_with_all = ["provider", "tenant", "handler", "event_id", "all"])]
+        id: Option<i64>,
+        #[command(flatten)]
+        filters: Filters,
+        /// Required to replay every dead letter when no filter is given.
+        #[arg(long)]
+        all: bool,
+    },
+}
+
+/// One event, as the positional arguments name it.
+#[derive(clap::Args)]
+pub(super) struct EventArgs {
+    #[arg(value_parser = lookup::provider)]
+    provider: ProviderName,
+    #[arg(value_parser = lookup::tenant)]
+    tenant: TenantName,
+    #[arg(value_parser = lookup::event_id)]
+    event_id: EventId,
+}
+
+impl From<EventArgs> for EventRef {
+    fn from(a: EventArgs) -> Self {
+        EventRef {
+            provider: a.provider,
+            tenant: a.tenant,
+            event_id: a.event_id,
+        }
+    }
+}
+
+#[derive(Subcommand)]
+pub(super) enum Events {
+    /// Print an event's dedup record, row, deliveries with their attempts,
+    /// and quarantined copies, as JSON.
+    Show {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[command(flatten)]
+        event: EventArgs,
+    },
+    /// Deliver an event again, to every handler or one.
+    Redeliver {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[command(flatten)]
+        event: EventArgs,
+        #[arg(long, value_parser = lookup::handler)]
+        handler: Option<HandlerName>,
+    },
+}
+
+pub(super) async fn dead_letters(cmd: DeadLetters) -> anyhow::Result<i32> {
+    match cmd {
+        DeadLetters::List {
+            config,
+            filters,
+            limit,
+        } => {
+            let filter = DeadLetterFilters::from(filters).to_filter(Some(limit));
+            let rows = config.store().await?.list_deliveries(&filter).await?;
+            for r in &rows {
+                println!("{}", serde_json::to_string(r)?);
+            }
+            eprintln!("{} dead letter(s)", rows.len());
+            Ok(0)
+        }
+        DeadLetters::Replay {
+            config,
+            id,
+            filters,
+            all,
+        } => {
+            let filters = DeadLetterFilters::from(filters);
+            let filter = match id {
+                Some(id) => lookup::dead_letter(id),
+                None if filters.is_empty() && !all => {
+                    eprintln!("error: give --id, a filter, or --all to replay every dead letter");
+                    return Ok(2);
+                }
+                None => filters.to_filter(None),
+            };
+            let n = config.store().await?.requeue(&filter).await?;
+            println!("requeued {n} dead letter(s)");
+            Ok(if n == 0 && id.is_some() { 1 } else { 0 })
+        }
+    }
+}
+
+pub(super) async fn events(cmd: Events) -> anyhow::Result<i32> {
+    match cmd {
+        Events::Show { config, event } => {
+            let event = EventRef::from(event);
+            let report = config
+                .store()
+                .await?
+                .event_report(&event.provider, &event.tenant, &event.event_id)
+                .await?;
+            match report {
+                Some(report) => {
+                    println!("{}", serde_json::to_string_pretty(&report)?);
+                    Ok(0)
+                }
+                None => {
+                    eprintln!("no record of {event}");
+                    Ok(1)
+                }
+            }
+        }
+        Events::Redeliver {
+            config,
+            event,
+            handler,
+        } => {
+            let filter = EventRef::from(event).deliveries(handler.as_ref());
+            let n = config.store().await?.requeue(&filter).await?;
+            println!("requeued {n} deliver(y/ies)");
+            Ok(if n == 0 { 1 } else { 0 })
+        }
+    }
+}

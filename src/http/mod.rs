@@ -1,0 +1,123 @@
+//! The HTTP edge: every route, and the one place each answer is decided.
+//!
+//! - `webhook`: `/webhooks/{provider}[/{tenant}]`, every method: the
+//!   provider and tenant, the rate limit, the body, verification, then
+//!   `receive` (an event: claim, record, answer) or `handshake` (a
+//!   provider's handshake, or 405 with `Allow`);
+//! - `body`, `budget`, `rate`, `external_url`: what the webhook route
+//!   needs before verification (capped body reads, the buffer cap, ingest
+//!   rate limits, the URL the provider called);
+//! - `ops`: `/healthz`, `/readyz`, `/metrics` and every unknown route;
+//! - `admin`: `/admin`, when `admin.token` is set;
+//! - `problem`: [`ApiError`], every answer that is not a success.
+
+mod admin;
+mod body;
+pub mod budget;
+mod external_url;
+mod handshake;
+mod ops;
+pub mod problem;
+pub mod rate;
+mod receive;
+mod webhook;
+
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::http::header::HeaderMap;
+use actix_web::{web, App, HttpServer};
+use tokio::sync::Notify;
+
+pub use self::budget::BufferBudget;
+pub use self::problem::{reason_phrase, ApiError};
+pub use self::rate::RateLimits;
+use crate::capture::CaptureWriter;
+use crate::config::Settings;
+use crate::metrics::Metrics;
+use crate::provider::HeaderLookup;
+use crate::store::{Store, StoreError};
+
+impl HeaderLookup for HeaderMap {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.get(name).and_then(|v| v.to_str().ok())
+    }
+}
+
+/// Everything a request handler needs; built once per process.
+pub struct AppState {
+    pub settings: Arc<Settings>,
+    pub store: Store,
+    pub capture: Option<CaptureWriter>,
+    /// Wakes this process's delivery workers when deliveries were recorded.
+    pub wake: Option<Arc<Notify>>,
+    pub metrics: Arc<Metrics>,
+    /// Request bodies held at once, capped by `server.max_buffered_bytes`.
+    pub budget: Arc<BufferBudget>,
+    /// One bucket per provider+tenant with a `rate_limit`.
+    pub rates: RateLimits,
+}
+
+impl AppState {
+    pub fn new(
+        settings: Arc<Settings>,
+        store: Store,
+        wake: Option<Arc<Notify>>,
+        metrics: Arc<Metrics>,
+    ) -> Self {
+        AppState {
+            capture: settings
+                .capture
+                .as_ref()
+                .map(|c| CaptureWriter::new(c.dir.clone())),
+            budget: BufferBudget::new(settings.server.max_buffered_bytes),
+            rates: RateLimits::new(&settings),
+            settings,
+            store,
+            wake,
+            metrics,
+        }
+    }
+
+    /// The one place a store failure met while answering a request is
+    /// logged (with its causes) and counted. Input errors never get here:
+    /// they are the caller's, not the store's.
+    pub(crate) fn store_failed(&self, e: &StoreError) {
+        self.metrics.store_errors.with_label_values(&[e.op()]).inc();
+        tracing::error!(op = e.op(), error = %e.chain(), "store failure");
+    }
+}
+
+/// Every route of the service.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route(
+        "/webhooks/{provider}/{tenant}",
+        web::route().to(webhook::handle),
+    )
+    .route("/webhooks/{provider}", web::route().to(webhook::handle))
+    .route("/healthz", web::get().to(ops::healthz))
+    .route("/readyz", web::get().to(ops::readyz))
+    .route("/metrics", web::get().to(ops::metrics))
+    .service(admin::scope())
+    .default_service(web::to(ops::not_found));
+}
+
+/// Serve [`routes`] on `listener` until [`actix_web::dev::ServerHandle::stop`]:
+/// no signal handling of its own, since the caller owns shutdown
+/// ([`crate::app::Application::run`]). In-flight requests get `grace` to
+/// finish.
+pub fn serve(
+    state: AppState,
+    listener: TcpListener,
+    grace: Duration,
+) -> std::io::Result<actix_web::dev::Server> {
+    let state = web::Data::new(state);
+    Ok(
+        HttpServer::new(move || App::new().app_data(state.clone()).configure(routes))
+            .disable_signals()
+            .shutdown_timeout(grace.as_secs())
+            .listen(listener)?
+            .run(),
+    )
+}

@@ -1,0 +1,190 @@
+//! `/webhooks/{provider}[/{tenant}]`, every method. Checks run in this
+//! order, and the first that fails answers:
+//!
+//! 1. the provider, then the tenant, is configured (404);
+//! 2. the provider+tenant's rate limit (429 + `Retry-After`), before any
+//!    body is read;
+//! 3. `POST` only: the body, capped in size (413), in memory across all
+//!    requests (503 + `Retry-After`) and in time (408), see [`super::body`];
+//! 4. [`verify_request`]: a handshake answer ([`super::handshake`]), a
+//!    rejection (401, 400, or 405 with `Allow` for a method no handshake
+//!    of the definition answers), or an event ([`super::receive`]).
+//!
+//! Every answer is counted and logged here, once.
+
+use std::sync::Arc;
+
+use actix_web::http::Method;
+use actix_web::{web, HttpRequest, HttpResponse};
+use bytes::Bytes;
+use tracing::Instrument;
+
+use super::body::{self, Body};
+use super::external_url::external_url;
+use super::problem::ApiError;
+use super::receive::{self, Accepted};
+use super::{handshake, AppState};
+use crate::config::{Provider, Tenant, DEFAULT_TENANT};
+use crate::provider::{
+    verify_request, HandshakeAnswer, Rejection, TenantState, UntrustedRequest, Verdict,
+};
+
+/// What a request that was not refused gets.
+enum Answer {
+    /// An event, recorded (or a duplicate of one).
+    Event(Accepted),
+    /// A provider handshake: answered, never recorded.
+    Handshake(HandshakeAnswer),
+}
+
+/// The route's handler.
+pub(super) async fn handle(
+    req: HttpRequest,
+    mut payload: web::Payload,
+    state: web::Data<AppState>,
+) -> HttpResponse {
+    let provider = req.match_info().get("provider").unwrap_or_default();
+    let tenant = req.match_info().get("tenant").unwrap_or(DEFAULT_TENANT);
+    let span = tracing::info_span!(
+        "webhook",
+        provider = %provider,
+        tenant = %tenant,
+        method = %req.method(),
+        event_id = tracing::field::Empty,
+        outcome = tracing::field::Empty,
+    );
+    let result = serve(&req, &mut payload, &state, provider, tenant)
+        .instrument(span.clone())
+        .await;
+    let outcome = match &result {
+        Ok(Answer::Event(a)) => {
+            span.record("event_id", a.ev.event_id().as_str());
+            a.status()
+        }
+        Ok(Answer::Handshake(_)) => "handshake",
+        Err(e) => e.code(),
+    };
+    span.record("outcome", outcome);
+    span.in_scope(|| count(&state, &result, provider, tenant, outcome));
+    span.in_scope(|| tracing::info!("answered"));
+    let res = result
+        .and_then(|answer| match answer {
+            Answer::Event(a) => Ok(a.response()),
+            Answer::Handshake(answer) => handshake::respond(answer),
+        })
+        .unwrap_or_else(HttpResponse::from_error);
+    body::hold_until_sent(res, payload)
+}
+
+/// Metrics, and the log line of a store failure.
+fn count(
+    state: &AppState,
+    result: &Result<Answer, ApiError>,
+    provider: &str,
+    tenant: &str,
+    outcome: &str,
+) {
+    let metrics = &state.metrics;
+    // Labels come from configured names only: an attacker's path must not
+    // create new time series.
+    let (p, t) = match result {
+        Err(ApiError::UnknownProvider(_)) => ("_unknown", "_unknown"),
+        Err(ApiError::UnknownTenant { .. }) => (provider, "_unknown"),
+        _ => (provider, tenant),
+    };
+    metrics.requests.with_label_values(&[p, t, outcome]).inc();
+    let Err(e) = result else { return };
+    if let Some(store) = e.store_failure() {
+        state.store_failed(store);
+    }
+    match e {
+        ApiError::Rejected(Rejection::Verify(_)) => {
+            metrics
+                .verification_failures
+                .with_label_values(&[p, outcome])
+                .inc();
+        }
+        ApiError::RateLimited { .. } | ApiError::BodyTimeout(_) | ApiError::BufferFull { .. } => {
+            metrics.requests_refused.with_label_values(&[outcome]).inc();
+        }
+        _ => {}
+    }
+}
+
+/// The provider and tenant a request names, if both are configured.
+fn resolve<'a>(
+    state: &'a AppState,
+    provider: &str,
+    tenant: &str,
+) -> Result<(&'a Arc<Provider>, &'a Tenant), ApiError> {
+    let p = state
+        .settings
+        .providers
+        .get(provider)
+        .ok_or_else(|| ApiError::UnknownProvider(provider.to_owned()))?;
+    let t = p
+        .tenants
+        .get(tenant)
+        .ok_or_else(|| ApiError::UnknownTenant {
+            provider: provider.to_owned(),
+            tenant: tenant.to_owned(),
+        })?;
+    Ok((p, t))
+}
+
+async fn serve(
+    req: &HttpRequest,
+    payload: &mut web::Payload,
+    state: &AppState,
+    provider_name: &str,
+    tenant_name: &str,
+) -> Result<Answer, ApiError> {
+    let (provider, tenant) = resolve(state, provider_name, tenant_name)?;
+    state
+        .rates
+        .check(provider_name, tenant_name)
+        .map_err(|retry_after| ApiError::RateLimited { retry_after })?;
+    // Only a POST carries an event; a GET or HEAD handshake is answered
+    // from its query and headers, and its body (if any) is never read.
+    // The body's reservation is held until this request is answered.
+    let body: Option<Body> = if req.method() == Method::POST {
+        Some(body::read(req, payload, &state.settings.server, &state.budget).await?)
+    } else {
+        None
+    };
+    // Only URL-signing schemes read the external URL: don't build it
+    // otherwise.
+    let url = if provider.def.needs_url() {
+        external_url(req, &state.settings.server)
+    } else {
+        String::new()
+    };
+    let untrusted = UntrustedRequest {
+        method: req.method().as_str(),
+        url: &url,
+        query: req.query_string(),
+        headers: req.headers(),
+        body: body.as_ref().map_or_else(Bytes::new, |b| b.bytes.clone()),
+        received_at: chrono::Utc::now().timestamp(),
+    };
+    let tenant_state = TenantState {
+        verify_token: tenant.verify_token.as_ref(),
+        stored_key: None,
+    };
+    let verdict =
+        verify_request(provider, tenant, &untrusted, &tenant_state).map_err(|r| match r {
+            Rejection::MethodNotAllowed => handshake::method_not_allowed(&provider.def),
+            r => r.into(),
+        })?;
+    match verdict {
+        // A handshake is never an event: no capture, dedup key, row or
+        // delivery.
+        Verdict::Handshake(answer) => Ok(Answer::Handshake(answer)),
+        Verdict::Event(ev) => {
+            let accepted = receive::accept(req, state, provider, ev).await?;
+            // Only now is the body no longer held.
+            drop(body);
+            Ok(Answer::Event(accepted))
+        }
+    }
+}

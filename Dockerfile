@@ -2,7 +2,7 @@
 # slim Debian image with only the binary and CA certificates.
 FROM rust:1-bookworm AS build
 WORKDIR /src
-COPY Cargo.toml Cargo.lock ./
+COPY Cargo.toml Cargo.lock build.rs ./
 COPY src ./src
 COPY lua ./lua
 COPY migrations ./migrations

@@ -18,22 +18,9 @@ use super::identity::FieldSource;
 use super::key::{Key, KeyError};
 use super::scheme::{Scheme, SignError, SignInput};
 
-/// The built-in definitions, embedded at compile time.
-const BUILT_INS: &[(&str, &str)] = &[
-    ("stripe.toml", include_str!("../../providers/stripe.toml")),
-    ("github.toml", include_str!("../../providers/github.toml")),
-    ("shopify.toml", include_str!("../../providers/shopify.toml")),
-    ("slack.toml", include_str!("../../providers/slack.toml")),
-    (
-        "standard-webhooks.toml",
-        include_str!("../../providers/standard-webhooks.toml"),
-    ),
-    ("gitlab.toml", include_str!("../../providers/gitlab.toml")),
-    (
-        "generic-hmac.toml",
-        include_str!("../../providers/generic-hmac.toml"),
-    ),
-];
+/// The built-in definitions: every `providers/*.toml`, embedded at compile
+/// time by `build.rs`.
+const BUILT_INS: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/built_ins.rs"));
 
 /// A provider definition file (`providers/KIND.toml`).
 #[derive(Debug, Clone, Deserialize)]

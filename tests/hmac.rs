@@ -6,7 +6,7 @@ mod common;
 
 use base64::Engine as _;
 use common::provider::{configure, event_id, headers, verify, Req};
-use hookline::provider::{sender_headers, Rejection, SignError, VerifyError};
+use hookline::provider::{sender_headers, Rejection, VerifyError};
 use sha2::Digest;
 
 const NOW: i64 = 1_700_000_000;
@@ -107,7 +107,8 @@ fn form_placeholder_matches_twilios_sdk() {
 }
 
 /// `{method}` and `{header:Name}` are signed; a signed header that is
-/// absent is a missing signature, and a sender that lacks it cannot sign.
+/// absent is a missing signature, and a sender makes a nonce for a signed
+/// header nothing else sets (Sinch's signature nonce).
 #[test]
 fn method_and_header_placeholders() {
     let def = definition(
@@ -148,18 +149,20 @@ fn method_and_header_placeholders() {
     let signed = sender_headers(def, &key, b"{}", "req-7", None, NOW, "").unwrap();
     let req = Req::post(signed, b"{}", NOW);
     assert_eq!(event_id(&settings, &req), "req-7");
-    // ...but not a header nothing sets.
+    // ...and a header nothing sets is a fresh nonce, sent and signed.
     let def = definition(
-        "signed_content = \"{header:X-Other}{body}\"",
+        "signed_content = \"{header:X-Nonce}{body}\"",
         "body_sha256 = true",
     );
     let (settings, _dir) = configure("custom", Some(&def), &[KEY]).unwrap();
     let def = &settings.providers["p"].def;
     let key = def.decode_secret(KEY).unwrap();
-    assert_eq!(
-        sender_headers(def, &key, b"{}", "x", None, NOW, "").unwrap_err(),
-        SignError::MissingHeader("X-Other".into())
-    );
+    let first = sender_headers(def, &key, b"{}", "x", None, NOW, "").unwrap();
+    let second = sender_headers(def, &key, b"{}", "x", None, NOW, "").unwrap();
+    let nonce = |h: &[(String, String)]| h.iter().find(|(k, _)| k == "X-Nonce").cloned();
+    assert!(nonce(&first).is_some_and(|(_, v)| v.len() >= 16));
+    assert_ne!(nonce(&first), nonce(&second), "a nonce is never reused");
+    assert!(verify(&settings, &Req::post(first, b"{}", NOW)).is_ok());
 }
 
 /// The event ID from a form field or from the body's SHA-256: an identical

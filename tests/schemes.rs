@@ -6,12 +6,71 @@ mod common;
 
 use common::provider::{configure, event_id, verify, Req};
 use hookline::provider::{
-    sender_headers, Definitions, ProviderDef, Rejection, Scheme, SignInput, Verdict, VerifyError,
+    sender_headers, Definitions, FieldSource, ProviderDef, Rejection, Scheme, SignInput, Verdict,
+    VerifyError,
 };
+use sha2::Digest as _;
 
 const NOW: i64 = 1_700_000_000;
-/// Carries the ID and type where every built-in looks for them.
+/// The body of the built-ins that read nothing from it.
 const BODY: &[u8] = br#"{"id":"evt_1","event_id":"evt_1","type":"t","event":{"type":"t"}}"#;
+
+/// A JSON body that carries the event ID `evt_1` and the event type `ty`
+/// where `def` looks for them (and a signed body timestamp where the scheme
+/// reads one).
+fn body_for(def: &ProviderDef, ty: &str) -> Vec<u8> {
+    let mut value = serde_json::Value::Null;
+    if let FieldSource::JsonPointer(p) = &def.event_id {
+        put(&mut value, p, "evt_1".into());
+    }
+    if let Some(FieldSource::JsonPointer(p)) = &def.event_type {
+        put(&mut value, p, ty.into());
+    }
+    if let Scheme::Hmac(h) = &def.signature {
+        if let Some(p) = &h.timestamp_json_pointer {
+            put(&mut value, p, (NOW * 1000).into());
+        }
+    }
+    // Two types make two bodies even where the type is not in the body.
+    let salt = if value.is_array() { "/0/salt" } else { "/salt" };
+    put(&mut value, salt, ty.into());
+    serde_json::to_vec(&value).unwrap()
+}
+
+/// Set `pointer` in `root`, making objects (arrays for numeric tokens).
+fn put(root: &mut serde_json::Value, pointer: &str, leaf: serde_json::Value) {
+    let mut at = root;
+    for token in pointer.split('/').skip(1) {
+        at = match token.parse::<usize>() {
+            Ok(i) => {
+                if !at.is_array() {
+                    *at = serde_json::Value::Array(Vec::new());
+                }
+                let a = at.as_array_mut().unwrap();
+                a.resize(a.len().max(i + 1), serde_json::Value::Null);
+                &mut a[i]
+            }
+            Err(_) => {
+                if !at.is_object() {
+                    *at = serde_json::Value::Object(Default::default());
+                }
+                at.as_object_mut()
+                    .unwrap()
+                    .entry(token)
+                    .or_insert(serde_json::Value::Null)
+            }
+        };
+    }
+    *at = leaf;
+}
+
+/// The event ID a request with `body` yields under `def`.
+fn expected_id(def: &ProviderDef, body: &[u8]) -> String {
+    match def.event_id {
+        FieldSource::BodySha256 => hex::encode(sha2::Sha256::digest(body)),
+        _ => "evt_1".to_owned(),
+    }
+}
 
 /// Two secrets of the definition's own format.
 fn secrets(def: &ProviderDef) -> (&'static str, &'static str) {
@@ -42,12 +101,14 @@ fn every_built_in_verifies_what_it_signs() {
     for def in built_ins() {
         let kind = def.kind.as_str();
         let (secret, other) = secrets(&def);
-        let headers = signed(&def, secret, BODY);
-        let req = Req::post(headers.clone(), BODY, NOW);
+        let body = body_for(&def, "t");
+        let headers = signed(&def, secret, &body);
+        let req = Req::post(headers.clone(), &body, NOW);
         let (settings, _dir) = configure(kind, None, &[secret]).unwrap();
-        assert_eq!(event_id(&settings, &req), "evt_1", "{kind}: signed");
+        let id = expected_id(&def, &body);
+        assert_eq!(event_id(&settings, &req), id, "{kind}: signed");
         let (rotated, _dir) = configure(kind, None, &[other, secret]).unwrap();
-        assert_eq!(event_id(&rotated, &req), "evt_1", "{kind}: rotation");
+        assert_eq!(event_id(&rotated, &req), id, "{kind}: rotation");
         let (wrong, _dir) = configure(kind, None, &[other]).unwrap();
         assert_eq!(
             verify(&wrong, &req).unwrap_err(),
@@ -56,8 +117,8 @@ fn every_built_in_verifies_what_it_signs() {
         );
         // A token covers no body: only the MAC families can notice this.
         if !matches!(def.signature, Scheme::Token(_)) {
-            let body = br#"{"id":"evt_1","event_id":"evt_1","type":"u","event":{"type":"u"}}"#;
-            let tampered = Req::post(headers.clone(), body, NOW);
+            let changed = body_for(&def, "u");
+            let tampered = Req::post(headers.clone(), &changed, NOW);
             assert_eq!(
                 verify(&settings, &tampered).unwrap_err(),
                 Rejection::Verify(VerifyError::InvalidSignature),
@@ -74,7 +135,7 @@ fn every_built_in_verifies_what_it_signs() {
             .cloned()
             .collect();
         assert_eq!(
-            verify(&settings, &Req::post(stripped, BODY, NOW)).unwrap_err(),
+            verify(&settings, &Req::post(stripped, &body, NOW)).unwrap_err(),
             Rejection::Verify(VerifyError::MissingSignature),
             "{kind}: missing"
         );

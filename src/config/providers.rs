@@ -208,7 +208,16 @@ pub(super) fn resolve(
         p.name.set(name.clone());
         p.window = p.window_override.unwrap_or(dedup.window);
         match definitions.get(&p.kind) {
-            Some(def) => p.def.set(def.clone()),
+            Some(def) => {
+                // A window shorter than the provider's own retry horizon
+                // lets a late retry through as a new event, so the
+                // definition's horizon is a floor unless this provider
+                // sets `window` itself.
+                if p.window_override.is_none() {
+                    p.window = p.window.max(def.window.unwrap_or_default());
+                }
+                p.def.set(def.clone())
+            }
             None => issues.push(ConfigIssue::new(
                 key(&at, "kind"),
                 format!(

@@ -36,6 +36,11 @@ pub struct ProviderDef {
     /// Where the provider documents its scheme.
     #[serde(default)]
     pub docs: Option<String>,
+    /// The provider's documented retry horizon: the dedup window of a
+    /// provider of this kind is at least this long unless its config sets
+    /// `window` (a retry after the window would pass as a new event).
+    #[serde(default, with = "humantime_serde")]
+    pub window: Option<std::time::Duration>,
     /// The content type the provider sends (used by `hookline sign`).
     #[serde(default = "default_content_type")]
     pub content_type: String,

@@ -110,6 +110,14 @@ impl Template {
         self.0.contains(&Part::Id)
     }
 
+    /// The request headers named by `{header:Name}` placeholders.
+    pub fn header_names(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().filter_map(|p| match p {
+            Part::Header(name) => Some(name.as_str()),
+            _ => None,
+        })
+    }
+
     pub fn uses_url(&self) -> bool {
         self.0.contains(&Part::Url)
     }

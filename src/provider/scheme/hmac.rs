@@ -4,9 +4,9 @@
 
 use serde::Deserialize;
 
-use super::mac::{self, Algorithm, DigestEncoding, SecretEncoding};
+use super::mac::{self, Algorithm, DigestEncoding, SecretEncoding, TimestampFormat};
 use super::{Family, SignError, SignInput, VerifyError};
-use crate::provider::header::HeaderNames;
+use crate::provider::header::{HeaderLookup, HeaderNames};
 use crate::provider::key::{Key, KeyError};
 use crate::provider::request::UntrustedRequest;
 use crate::provider::template::{Template, Values};
@@ -43,6 +43,15 @@ pub struct HmacParams {
     /// with, `{id}` in `signed_content`.
     #[serde(default)]
     pub id_header: Option<HeaderNames>,
+    /// RFC 6901 pointer to a timestamp inside the (signed) JSON body, for
+    /// providers that put it there instead of in a header (Linear's
+    /// `/webhookTimestamp`). Exclusive with `timestamp_header`.
+    #[serde(default)]
+    pub timestamp_json_pointer: Option<String>,
+    /// How the timestamp is written: `unix` (default), `unix-ms`,
+    /// `rfc3339`, `iso8601-utc`, `http-date`.
+    #[serde(default)]
+    pub timestamp_format: TimestampFormat,
     /// How a configured secret becomes key bytes: `utf8` (default),
     /// `whsec-base64`, `base64`, `hex`.
     #[serde(default)]
@@ -63,6 +72,9 @@ impl Family for HmacParams {
             (true, false) => return Err("signed_content uses {id} but id_header is not set".into()),
             (false, true) => return Err("id_header is set but signed_content has no {id}".into()),
             _ => {}
+        }
+        if self.timestamp_json_pointer.is_some() && self.timestamp_header.is_some() {
+            return Err("timestamp_json_pointer and timestamp_header are exclusive".into());
         }
         if self.separator.as_deref() == Some("") {
             return Err("separator: must not be empty".into());
@@ -126,17 +138,32 @@ impl Family for HmacParams {
         )? {
             return Err(VerifyError::InvalidSignature);
         }
-        timestamp.map(mac::parse_timestamp).transpose()
+        if let Some(pointer) = &self.timestamp_json_pointer {
+            // The body is signed, so a timestamp inside it is too.
+            return mac::body_timestamp(&req.body, pointer, self.timestamp_format).map(Some);
+        }
+        timestamp
+            .map(|t| self.timestamp_format.parse(t))
+            .transpose()
     }
 
     fn sign(&self, key: &Key, input: &SignInput<'_>) -> Result<Vec<(String, String)>, SignError> {
-        let timestamp = input.timestamp.to_string();
+        let timestamp = self.timestamp_format.format(input.timestamp);
+        // A signed header the caller did not supply is a per-request nonce
+        // (Sinch's x-sinch-webhook-signature-nonce): the sender makes one.
+        let nonces: Vec<(String, String)> = self
+            .signed_content
+            .header_names()
+            .filter(|name| input.headers.header(name).is_none())
+            .map(|name| (name.to_owned(), uuid::Uuid::new_v4().simple().to_string()))
+            .collect();
+        let all: Vec<(String, String)> = input.headers.iter().chain(&nonces).cloned().collect();
         let values = Values {
             id: input.id,
             timestamp: &timestamp,
             method: input.method,
             url: input.url,
-            headers: &input.headers,
+            headers: &all,
             body: input.body,
         };
         let digest = mac::sign(
@@ -146,7 +173,7 @@ impl Family for HmacParams {
             key,
             &values,
         )?;
-        let mut headers = Vec::new();
+        let mut headers = nonces;
         if let Some(names) = &self.id_header {
             headers.push((names.primary().to_owned(), input.id.to_owned()));
         }

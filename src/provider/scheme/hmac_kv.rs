@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use super::mac::{self, Algorithm, DigestEncoding, SecretEncoding};
+use super::mac::{self, Algorithm, DigestEncoding, SecretEncoding, TimestampFormat};
 use super::{Family, SignError, SignInput, VerifyError};
 use crate::provider::header::HeaderNames;
 use crate::provider::key::{Key, KeyError};
@@ -34,6 +34,10 @@ pub struct HmacKvParams {
     pub signature_key: String,
     /// The signed content (see [`Template`]); it must include `{timestamp}`.
     pub signed_content: Template,
+    /// How the timestamp is written: `unix` (default), `unix-ms`,
+    /// `rfc3339`, `iso8601-utc`, `http-date`.
+    #[serde(default)]
+    pub timestamp_format: TimestampFormat,
     /// How a configured secret becomes key bytes: `utf8` (default),
     /// `whsec-base64`, `base64`, `hex`.
     #[serde(default)]
@@ -112,11 +116,11 @@ impl Family for HmacKvParams {
         )? {
             return Err(VerifyError::InvalidSignature);
         }
-        mac::parse_timestamp(timestamp).map(Some)
+        self.timestamp_format.parse(timestamp).map(Some)
     }
 
     fn sign(&self, key: &Key, input: &SignInput<'_>) -> Result<Vec<(String, String)>, SignError> {
-        let timestamp = input.timestamp.to_string();
+        let timestamp = self.timestamp_format.format(input.timestamp);
         let values = Values {
             id: "",
             timestamp: &timestamp,

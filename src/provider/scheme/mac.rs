@@ -156,8 +156,99 @@ pub(crate) fn sign(
     Ok(encode_digest(encoding, &digest))
 }
 
-/// A signed timestamp in unix seconds. One that does not parse makes the
-/// signature malformed.
-pub(crate) fn parse_timestamp(s: &str) -> Result<i64, VerifyError> {
-    s.trim().parse().map_err(|_| VerifyError::InvalidSignature)
+/// How a signed timestamp is written. Whatever the format, the text is
+/// signed verbatim and read as unix seconds for the tolerance check.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum TimestampFormat {
+    /// Unix seconds (`1700000000`).
+    #[default]
+    Unix,
+    /// Unix milliseconds (`1700000000000`): Recurly, Sanity, WorkOS, HubSpot.
+    UnixMs,
+    /// RFC 3339 with a zone (`2023-11-14T22:13:20+00:00`): Box.
+    Rfc3339,
+    /// ISO 8601 without a zone, read as UTC (`2023-11-14T22:13:20.000000`):
+    /// Orb.
+    Iso8601Utc,
+    /// An HTTP date (`Tue, 14 Nov 2023 22:13:20 GMT`): Metronome.
+    HttpDate,
+}
+
+impl TimestampFormat {
+    /// The unix seconds `s` names. One that does not parse makes the
+    /// signature malformed.
+    pub(crate) fn parse(self, s: &str) -> Result<i64, VerifyError> {
+        let s = s.trim();
+        let parsed = match self {
+            TimestampFormat::Unix => s.parse().ok(),
+            TimestampFormat::UnixMs => s.parse::<i64>().ok().map(|ms| ms.div_euclid(1000)),
+            TimestampFormat::Rfc3339 => chrono::DateTime::parse_from_rfc3339(s)
+                .ok()
+                .map(|t| t.timestamp()),
+            TimestampFormat::Iso8601Utc => {
+                chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S%.f")
+                    .ok()
+                    .map(|t| t.and_utc().timestamp())
+            }
+            TimestampFormat::HttpDate => chrono::DateTime::parse_from_rfc2822(s)
+                .ok()
+                .map(|t| t.timestamp()),
+        };
+        parsed.ok_or(VerifyError::InvalidSignature)
+    }
+
+    /// The text a sender writes for unix time `t` (`hookline sign`).
+    pub(crate) fn format(self, t: i64) -> String {
+        let utc = || chrono::DateTime::from_timestamp(t, 0).unwrap_or_default();
+        match self {
+            TimestampFormat::Unix => t.to_string(),
+            TimestampFormat::UnixMs => (t * 1000).to_string(),
+            TimestampFormat::Rfc3339 => utc().to_rfc3339(),
+            TimestampFormat::Iso8601Utc => utc().format("%Y-%m-%dT%H:%M:%S%.6f").to_string(),
+            TimestampFormat::HttpDate => utc().format("%a, %d %b %Y %H:%M:%S GMT").to_string(),
+        }
+    }
+}
+
+/// The timestamp at `pointer` in a JSON body (a number or a string), in
+/// unix seconds. A body without one is malformed.
+pub(crate) fn body_timestamp(
+    body: &[u8],
+    pointer: &str,
+    format: TimestampFormat,
+) -> Result<i64, VerifyError> {
+    let value: serde_json::Value =
+        serde_json::from_slice(body).map_err(|_| VerifyError::InvalidSignature)?;
+    match value.pointer(pointer) {
+        Some(serde_json::Value::Number(n)) => format.parse(&n.to_string()),
+        Some(serde_json::Value::String(s)) => format.parse(s),
+        _ => Err(VerifyError::InvalidSignature),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TimestampFormat::*;
+
+    #[test]
+    fn every_timestamp_format_reads_back_what_it_writes() {
+        let t = 1_700_000_000;
+        for f in [Unix, UnixMs, Rfc3339, Iso8601Utc, HttpDate] {
+            assert_eq!(
+                f.parse(&f.format(t)).ok(),
+                Some(t),
+                "{f:?}: {}",
+                f.format(t)
+            );
+        }
+        assert_eq!(HttpDate.format(t), "Tue, 14 Nov 2023 22:13:20 GMT");
+        assert_eq!(Iso8601Utc.parse("2023-11-14T22:13:20.999").ok(), Some(t));
+        assert_eq!(UnixMs.parse("1700000000999").ok(), Some(t));
+        assert!(
+            Rfc3339.parse("2023-11-14T22:13:20").is_err(),
+            "a zone is required"
+        );
+        assert!(Unix.parse("1.7e9").is_err());
+    }
 }

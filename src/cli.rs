@@ -42,9 +42,20 @@ enum Command {
         /// Provider kind (`hookline sign --provider x` lists them).
         #[arg(long)]
         provider: String,
-        /// The signing secret.
-        #[arg(long, env = "HOOKLINE_SIGN_SECRET", hide_env_values = true)]
-        secret: SecretString,
+        /// The signing secret (shared-secret schemes).
+        #[arg(
+            long,
+            env = "HOOKLINE_SIGN_SECRET",
+            hide_env_values = true,
+            required_unless_present = "private_key",
+            conflicts_with = "private_key"
+        )]
+        secret: Option<SecretString>,
+        /// A private key file (PKCS#8 PEM) for public-key schemes (Ed25519:
+        /// Discord, Telnyx; ECDSA P-256: SendGrid). The public key a tenant
+        /// must configure is printed to standard error.
+        #[arg(long)]
+        private_key: Option<PathBuf>,
         /// Unix timestamp to sign (default: now).
         #[arg(long)]
         timestamp: Option<i64>,
@@ -150,6 +161,7 @@ async fn run(command: Command) -> anyhow::Result<i32> {
         Command::Sign {
             provider,
             secret,
+            private_key,
             timestamp,
             id,
             event_type,
@@ -163,9 +175,23 @@ async fn run(command: Command) -> anyhow::Result<i32> {
                     defs.kinds().collect::<Vec<_>>().join(", ")
                 )
             })?;
-            let key = def
-                .decode_secret(secret.expose_secret())
-                .map_err(|e| anyhow::anyhow!("--secret: {e}"))?;
+            let key = match (secret, private_key) {
+                (Some(secret), _) => def
+                    .decode_secret(secret.expose_secret())
+                    .map_err(|e| anyhow::anyhow!("--secret: {e}"))?,
+                (None, Some(path)) => {
+                    let text = std::fs::read_to_string(&path)
+                        .map_err(|e| anyhow::anyhow!("--private-key {}: {e}", path.display()))?;
+                    let key = def
+                        .decode_private_key(&text)
+                        .map_err(|e| anyhow::anyhow!("--private-key {}: {e}", path.display()))?;
+                    if let Some(public) = def.public_secret(&key) {
+                        eprintln!("public key for the tenant's secrets: {public}");
+                    }
+                    key
+                }
+                (None, None) => unreachable!("clap requires --secret or --private-key"),
+            };
             let mut body = Vec::new();
             std::io::stdin().read_to_end(&mut body)?;
             let id = id.unwrap_or_else(|| uuid::Uuid::new_v4().to_string());

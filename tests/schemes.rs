@@ -6,8 +6,8 @@ mod common;
 
 use common::provider::{configure, event_id, verify, Req};
 use hookline::provider::{
-    sender_headers, Definitions, FieldSource, ProviderDef, Rejection, Scheme, SignInput, Verdict,
-    VerifyError,
+    sender_headers, Definitions, FieldSource, Key, ProviderDef, Rejection, Scheme, SignInput,
+    Verdict, VerifyError,
 };
 use sha2::Digest as _;
 
@@ -72,19 +72,50 @@ fn expected_id(def: &ProviderDef, body: &[u8]) -> String {
     }
 }
 
-/// Two secrets of the definition's own format.
-fn secrets(def: &ProviderDef) -> (&'static str, &'static str) {
-    if def.decode_secret("secret-one").is_ok() {
-        ("secret-one", "secret-two")
+/// Throwaway private keys (made with `openssl genpkey`) for the public-key
+/// families: two of each, for rotation.
+const ED25519_PEMS: [&str; 2] = [
+    "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIMvN6re8LDrJVwkIsXUOfVv045ibFKZ0U4JnDIntCc20\n-----END PRIVATE KEY-----",
+    "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIB+TTT+BlM5BCitJcC4eQyqKwq5DV/hnOfCDICYzzRsl\n-----END PRIVATE KEY-----",
+];
+const P256_PEMS: [&str; 2] = [
+    "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg+wURr8zsPyiaZvZU\nCbVml8J+bbm5sDKaxxSaYw85Ts+hRANCAAREI2G0wl7heuOZ6eL2Z8sIqOr+qVEo\nx2r1XCIrDHOP+iebQZkrL/Iw8XVeeNkV0Z88g3ZS749n8L6hUgroz4Kj\n-----END PRIVATE KEY-----",
+    "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgndYylOEZvXFGWksZ\nsH0eeWy0Ue+tazZ0D4BOZ98MKsOhRANCAAQWIYf67W2+lt67WG9fSQb68TP0lD/O\nggmgtg0uLCfMoTBvVKDYJamX1/+cLojkyk6Y+OS+ymkVwQwV3ZmDN3xO\n-----END PRIVATE KEY-----",
+];
+
+/// What a test needs to sign for one definition and configure a tenant
+/// that verifies it: two tenant secrets of the definition's own format and
+/// the key that signs for the first.
+struct Signer {
+    secrets: [String; 2],
+    key: Key,
+}
+
+fn signer(def: &ProviderDef) -> Signer {
+    for pems in [ED25519_PEMS, P256_PEMS] {
+        if let Ok(key) = def.decode_private_key(pems[0]) {
+            let other = def.decode_private_key(pems[1]).unwrap();
+            let public = |k: &Key| def.public_secret(k).expect("a public-key family");
+            return Signer {
+                secrets: [public(&key), public(&other)],
+                key,
+            };
+        }
+    }
+    let secrets = if def.decode_secret("secret-one").is_ok() {
+        ["secret-one", "secret-two"]
     } else {
-        ("whsec_c2VjcmV0LW9uZS1rZXk=", "whsec_c2VjcmV0LXR3by1rZXk=")
+        ["whsec_c2VjcmV0LW9uZS1rZXk=", "whsec_c2VjcmV0LXR3by1rZXk="]
+    };
+    Signer {
+        key: def.decode_secret(secrets[0]).unwrap(),
+        secrets: secrets.map(str::to_owned),
     }
 }
 
-fn signed(def: &ProviderDef, secret: &str, body: &[u8]) -> Vec<(String, String)> {
-    let key = def.decode_secret(secret).unwrap();
+fn signed(def: &ProviderDef, key: &Key, body: &[u8]) -> Vec<(String, String)> {
     let url = "https://hooks.example.com/webhooks/p/t";
-    sender_headers(def, &key, body, "evt_1", Some("t"), NOW, url).unwrap()
+    sender_headers(def, key, body, "evt_1", Some("t"), NOW, url).unwrap()
 }
 
 fn built_ins() -> Vec<ProviderDef> {
@@ -100,9 +131,10 @@ fn built_ins() -> Vec<ProviderDef> {
 fn every_built_in_verifies_what_it_signs() {
     for def in built_ins() {
         let kind = def.kind.as_str();
-        let (secret, other) = secrets(&def);
+        let signer = signer(&def);
+        let [secret, other] = [signer.secrets[0].as_str(), signer.secrets[1].as_str()];
         let body = body_for(&def, "t");
-        let headers = signed(&def, secret, &body);
+        let headers = signed(&def, &signer.key, &body);
         let req = Req::post(headers.clone(), &body, NOW);
         let (settings, _dir) = configure(kind, None, &[secret]).unwrap();
         let id = expected_id(&def, &body);
@@ -174,9 +206,9 @@ fn malformed_signature_headers_never_panic() {
         &long,
     ];
     for def in built_ins() {
-        let (secret, _) = secrets(&def);
-        let (settings, _dir) = configure(&def.kind, None, &[secret]).unwrap();
-        let key = def.decode_secret(secret).unwrap();
+        let signer = signer(&def);
+        let (settings, _dir) = configure(&def.kind, None, &[&signer.secrets[0]]).unwrap();
+        let key = &signer.key;
         let input = SignInput {
             method: "POST",
             url: "",
@@ -185,8 +217,8 @@ fn malformed_signature_headers_never_panic() {
             id: "evt_1",
             timestamp: NOW,
         };
-        let scheme_headers = def.sign(&key, &input).unwrap();
-        let all = signed(&def, secret, BODY);
+        let scheme_headers = def.sign(key, &input).unwrap();
+        let all = signed(&def, key, BODY);
         for (name, _) in &scheme_headers {
             for value in junk {
                 let headers: Vec<_> = all
@@ -219,7 +251,7 @@ fn tolerance_is_checked_after_the_signature_in_both_directions() {
     let defs = Definitions::load(None).unwrap();
     let def = defs.get("slack").unwrap();
     let (settings, _dir) = configure("slack", None, &["secret-one"]).unwrap();
-    let headers = signed(def, "secret-one", BODY);
+    let headers = signed(def, &signer(def).key, BODY);
     let out = Rejection::Verify(VerifyError::TimestampOutOfTolerance);
     for (now, want) in [
         (NOW + 300, None),
@@ -259,7 +291,7 @@ fn slack_handshake_only_after_the_signature() {
     let def = defs.get("slack").unwrap();
     let (settings, _dir) = configure("slack", None, &["secret-one"]).unwrap();
     let body = br#"{"type":"url_verification","challenge":"abc123","token":"x"}"#;
-    let headers = signed(def, "secret-one", body);
+    let headers = signed(def, &signer(def).key, body);
     match verify(&settings, &Req::post(headers.clone(), body, NOW)) {
         Ok(Verdict::Handshake(a)) => {
             assert_eq!((a.status, a.content_type), (200, Some("text/plain")));
@@ -290,7 +322,7 @@ fn slack_handshake_only_after_the_signature() {
             Rejection::MissingEventId,
         ),
     ] {
-        let req = Req::post(signed(def, "secret-one", body), body, NOW);
+        let req = Req::post(signed(def, &signer(def).key, body), body, NOW);
         assert_eq!(verify(&settings, &req).unwrap_err(), want, "{body:?}");
     }
 }

@@ -69,6 +69,17 @@ impl ProviderDef {
         self.signature.family().decode_secret(secret)
     }
 
+    /// Decode a private key for signing (public-key families only).
+    pub fn decode_private_key(&self, text: &str) -> Result<Key, KeyError> {
+        self.signature.family().decode_private_key(text)
+    }
+
+    /// The tenant secret that verifies what `private` signs, for
+    /// public-key families.
+    pub fn public_secret(&self, private: &Key) -> Option<String> {
+        self.signature.family().public_secret(private)
+    }
+
     /// Whether verification reads the external URL, so the HTTP layer
     /// builds [`UntrustedRequest::url`](super::UntrustedRequest::url) only
     /// then.

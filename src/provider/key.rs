@@ -17,6 +17,14 @@ pub struct Key(Material);
 enum Material {
     /// Bytes both sides hold: a MAC key, a token, `user:password`.
     Shared(SecretSlice<u8>),
+    /// An Ed25519 public key (Discord, Telnyx): verifies only.
+    Ed25519(ed25519_dalek::VerifyingKey),
+    /// An Ed25519 private key, for `hookline sign --private-key`.
+    Ed25519Signing(Box<ed25519_dalek::SigningKey>),
+    /// An ECDSA P-256 public key (SendGrid): verifies only.
+    P256(p256::ecdsa::VerifyingKey),
+    /// An ECDSA P-256 private key, for `hookline sign --private-key`.
+    P256Signing(Box<p256::ecdsa::SigningKey>),
 }
 
 impl Key {
@@ -33,6 +41,55 @@ impl Key {
     pub(crate) fn shared_bytes(&self) -> Option<&[u8]> {
         match &self.0 {
             Material::Shared(s) => Some(s.expose_secret()),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn ed25519(key: ed25519_dalek::VerifyingKey) -> Key {
+        Key(Material::Ed25519(key))
+    }
+
+    pub(crate) fn ed25519_signing(key: ed25519_dalek::SigningKey) -> Key {
+        Key(Material::Ed25519Signing(Box::new(key)))
+    }
+
+    pub(crate) fn p256(key: p256::ecdsa::VerifyingKey) -> Key {
+        Key(Material::P256(key))
+    }
+
+    pub(crate) fn p256_signing(key: p256::ecdsa::SigningKey) -> Key {
+        Key(Material::P256Signing(Box::new(key)))
+    }
+
+    /// The Ed25519 public key, if this key is one.
+    pub(crate) fn ed25519_public(&self) -> Option<&ed25519_dalek::VerifyingKey> {
+        match &self.0 {
+            Material::Ed25519(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// The Ed25519 private key, if this key is one.
+    pub(crate) fn ed25519_private(&self) -> Option<&ed25519_dalek::SigningKey> {
+        match &self.0 {
+            Material::Ed25519Signing(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// The P-256 public key, if this key is one.
+    pub(crate) fn p256_public(&self) -> Option<&p256::ecdsa::VerifyingKey> {
+        match &self.0 {
+            Material::P256(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// The P-256 private key, if this key is one.
+    pub(crate) fn p256_private(&self) -> Option<&p256::ecdsa::SigningKey> {
+        match &self.0 {
+            Material::P256Signing(k) => Some(k),
+            _ => None,
         }
     }
 }

@@ -24,6 +24,7 @@
 //! ([`HandshakeAnswer::store_secret`]), which later requests then carry in
 //! [`TenantState::stored_key`].
 
+mod discord;
 mod slack;
 
 use bytes::Bytes;
@@ -45,6 +46,9 @@ pub enum Handshake {
     /// Slack Events API `url_verification`: after the signature, echo
     /// `challenge` as `text/plain`.
     SlackUrlVerification(slack::SlackUrlVerification),
+    /// Discord's signed PING: `{"type":0}` answered 204, `{"type":1}`
+    /// without an event answered `{"type":1}`.
+    DiscordPing(discord::DiscordPing),
 }
 
 impl Handshake {
@@ -52,6 +56,7 @@ impl Handshake {
     pub(crate) fn kind(&self) -> &dyn HandshakeKind {
         match self {
             Handshake::SlackUrlVerification(h) => h,
+            Handshake::DiscordPing(h) => h,
         }
     }
 

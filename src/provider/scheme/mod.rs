@@ -23,9 +23,12 @@
 //! 5. Add a definition in `providers/` and its vectors in
 //!    `tests/vectors/<kind>/`; `tests/vectors.rs` runs them.
 
+pub mod ecdsa;
+pub mod ed25519;
 pub mod hmac;
 pub mod hmac_kv;
 pub mod mac;
+pub mod public_key;
 pub mod token;
 
 use serde::Deserialize;
@@ -48,6 +51,12 @@ pub enum Scheme {
     HmacKv(hmac_kv::HmacKvParams),
     /// A shared token sent verbatim in a header. GitLab.
     Token(token::TokenParams),
+    /// An Ed25519 signature checked with the provider's public key.
+    /// Discord, Telnyx.
+    Ed25519(ed25519::Ed25519Params),
+    /// An ECDSA P-256/SHA-256 signature checked with the provider's public
+    /// key. SendGrid.
+    EcdsaP256(ecdsa::EcdsaP256Params),
 }
 
 impl Scheme {
@@ -57,6 +66,8 @@ impl Scheme {
             Scheme::Hmac(p) => p,
             Scheme::HmacKv(p) => p,
             Scheme::Token(p) => p,
+            Scheme::Ed25519(p) => p,
+            Scheme::EcdsaP256(p) => p,
         }
     }
 }
@@ -69,6 +80,20 @@ pub(crate) trait Family: std::fmt::Debug + Send + Sync {
     /// Decode one configured secret into the key this family verifies with.
     /// The error names what is wrong and never contains the secret.
     fn decode_secret(&self, secret: &str) -> Result<Key, KeyError>;
+
+    /// Decode a private key (`hookline sign --private-key`), for families
+    /// whose secrets are public keys.
+    fn decode_private_key(&self, _text: &str) -> Result<Key, KeyError> {
+        Err(KeyError::new(
+            "this scheme signs with the shared secret: use --secret",
+        ))
+    }
+
+    /// The tenant secret (public key) that verifies what `private` signs,
+    /// written as `secrets` hold it; `None` for shared-secret families.
+    fn public_secret(&self, _private: &Key) -> Option<String> {
+        None
+    }
 
     /// Verify `req` against any of `keys`: `Ok(Some(t))` when the signature
     /// covered the unix time `t` (checked against the tolerance by the

@@ -57,6 +57,10 @@ pub enum Rejection {
     /// [`ProviderDef::methods`](super::ProviderDef::methods).
     #[error("this method is not accepted here")]
     MethodNotAllowed,
+    /// A handshake whose proof did not hold (a wrong `hub.verify_token`):
+    /// the provider must not believe the endpoint is theirs.
+    #[error("the handshake's proof does not match")]
+    HandshakeRefused,
 }
 
 impl Rejection {
@@ -69,6 +73,7 @@ impl Rejection {
             Rejection::MissingEventId => "missing_event_id",
             Rejection::MalformedPayload => "malformed_payload",
             Rejection::MethodNotAllowed => "method_not_allowed",
+            Rejection::HandshakeRefused => "handshake_refused",
         }
     }
 
@@ -78,6 +83,7 @@ impl Rejection {
         match self {
             Rejection::Verify(_) => 401,
             Rejection::MethodNotAllowed => 405,
+            Rejection::HandshakeRefused => 403,
             Rejection::MissingEventId | Rejection::MalformedPayload => 400,
         }
     }

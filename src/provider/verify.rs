@@ -15,13 +15,14 @@ use crate::ids::BodyDigest;
 /// Verify `req` for `tenant` of `provider`, in this order:
 ///
 /// 1. a handshake that carries no signature ([`Stage::Unsigned`]);
-/// 2. any other method than `POST` is [`Rejection::MethodNotAllowed`];
+/// 2. any other method than `POST`, unless a signed handshake answers it
+///    (Okta's `GET`), is [`Rejection::MethodNotAllowed`];
 /// 3. the signature, against any of the tenant's keys;
 /// 4. the signed timestamp, if the scheme signs one, within the provider's
 ///    tolerance in both directions: after the signature, so a forged
 ///    request is reported as forged whatever its timestamp says;
 /// 5. a handshake answered only once signed ([`Stage::Signed`]);
-/// 6. the event ID and type.
+/// 6. only a `POST` is an event: the event ID and type.
 ///
 /// This is the only place a [`VerifiedWebhook`] is made.
 pub fn verify_request(
@@ -46,7 +47,10 @@ pub fn verify_request(
     if let Some(verdict) = answer(Stage::Unsigned) {
         return verdict;
     }
-    if req.method != "POST" {
+    let signed_method = handshake
+        .filter(|h| h.stage() == Stage::Signed)
+        .is_some_and(|h| h.methods().contains(&req.method));
+    if req.method != "POST" && !signed_method {
         return Err(Rejection::MethodNotAllowed);
     }
     let signed_at = def.signature.family().verify(req, &keys)?;
@@ -57,6 +61,9 @@ pub fn verify_request(
     }
     if let Some(verdict) = answer(Stage::Signed) {
         return verdict;
+    }
+    if req.method != "POST" {
+        return Err(Rejection::MethodNotAllowed);
     }
     let (event_id, event_type) = identity::extract(
         &def.event_id,

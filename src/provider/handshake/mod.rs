@@ -25,7 +25,13 @@
 //! [`TenantState::stored_key`].
 
 mod discord;
+mod head_ok;
+mod hub_challenge;
+mod okta;
+mod query_echo;
 mod slack;
+mod twitch;
+mod zoom;
 
 use bytes::Bytes;
 use secrecy::SecretString;
@@ -49,6 +55,23 @@ pub enum Handshake {
     /// Discord's signed PING: `{"type":0}` answered 204, `{"type":1}`
     /// without an event answered `{"type":1}`.
     DiscordPing(discord::DiscordPing),
+    /// Zoom's signed `endpoint.url_validation`: the plain token and its
+    /// HMAC.
+    ZoomUrlValidation(zoom::ZoomUrlValidation),
+    /// Twitch EventSub's signed `webhook_callback_verification`: the raw
+    /// challenge.
+    TwitchCallbackVerification(twitch::TwitchCallbackVerification),
+    /// Okta's `GET` with `X-Okta-Verification-Challenge`, once its
+    /// authorization header verified.
+    OktaVerification(okta::OktaVerification),
+    /// WebSub `hub.challenge` against the tenant's `verify_token` (Meta,
+    /// Strava).
+    HubChallenge(hub_challenge::HubChallenge),
+    /// A query parameter echoed as text (Dropbox `GET ?challenge=`,
+    /// Microsoft Graph `POST ?validationToken=`).
+    QueryEcho(query_echo::QueryEcho),
+    /// `HEAD` answered 200 (Trello).
+    HeadOk(head_ok::HeadOk),
 }
 
 impl Handshake {
@@ -57,6 +80,12 @@ impl Handshake {
         match self {
             Handshake::SlackUrlVerification(h) => h,
             Handshake::DiscordPing(h) => h,
+            Handshake::ZoomUrlValidation(h) => h,
+            Handshake::TwitchCallbackVerification(h) => h,
+            Handshake::OktaVerification(h) => h,
+            Handshake::HubChallenge(h) => h,
+            Handshake::QueryEcho(h) => h,
+            Handshake::HeadOk(h) => h,
         }
     }
 
@@ -146,6 +175,26 @@ impl HandshakeAnswer {
             store_secret: None,
         }
     }
+}
+
+impl HandshakeAnswer {
+    /// `200` with `value` as JSON.
+    pub fn json(value: &serde_json::Value) -> Self {
+        HandshakeAnswer {
+            status: 200,
+            content_type: Some("application/json"),
+            body: Bytes::from(value.to_string()),
+            headers: Vec::new(),
+            store_secret: None,
+        }
+    }
+}
+
+/// The URL-decoded value of query parameter `name`, if present.
+pub(crate) fn query_param(query: &str, name: &str) -> Option<String> {
+    form_urlencoded::parse(query.as_bytes())
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.into_owned())
 }
 
 /// A challenge fit to echo: non-empty, at most [`MAX_CHALLENGE_LEN`]

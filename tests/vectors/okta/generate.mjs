@@ -40,7 +40,7 @@ const cases = [
   { name: 'verified with another value', secrets: [OTHER], ...request(), expect: 'invalid_signature' },
   { name: 'Authorization removed', secrets: [SECRET], ...request({ auth: null }), expect: 'missing_signature' },
   { name: 'tenant holds the old and the new value', secrets: [OTHER, SECRET], ...request(), expect: 'valid' },
-].map((c) => ({ ...c, now: NOW, ...(c.expect === 'valid' ? { event_type: 'com.okta.event_hook' } : {}) }));
+].map((c) => ({ ...c, now: NOW, ...(c.expect === 'valid' ? { event_type: 'user.session.start' } : {}) }));
 
 // The whole header value is the secret: compared as is.
 for (const c of cases) {

@@ -4,7 +4,7 @@
 mod args;
 mod operate;
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
@@ -21,6 +21,26 @@ use crate::provider::{sender_headers, Definitions};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// `hookline providers ...`
+#[derive(Subcommand)]
+enum Providers {
+    /// One provider per line: kind, title, scheme family, handshake.
+    List {
+        /// Directory of extra provider definitions.
+        #[arg(long)]
+        providers_dir: Option<PathBuf>,
+    },
+    /// A provider's headers, event ID and type, handshake, docs and a
+    /// config snippet to paste.
+    Show {
+        /// Provider kind or alias.
+        kind: String,
+        /// Directory of extra provider definitions.
+        #[arg(long)]
+        providers_dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -72,6 +92,9 @@ enum Command {
         #[arg(long)]
         providers_dir: Option<PathBuf>,
     },
+    /// The built-in provider kinds.
+    #[command(subcommand)]
+    Providers(Providers),
     /// Inspect and re-drive dead letters.
     #[command(subcommand)]
     DeadLetters(DeadLetters),
@@ -208,6 +231,37 @@ async fn run(command: Command) -> anyhow::Result<i32> {
             .map_err(|e| anyhow::anyhow!("cannot sign for {provider}: {e}"))?;
             for (k, v) in headers {
                 println!("{k}: {v}");
+            }
+            Ok(0)
+        }
+        Command::Providers(cmd) => {
+            let (dir, kind) = match cmd {
+                Providers::List { providers_dir } => (providers_dir, None),
+                Providers::Show {
+                    kind,
+                    providers_dir,
+                } => (providers_dir, Some(kind)),
+            };
+            let defs = definitions(dir)?;
+            match kind {
+                None => {
+                    // `hookline providers list | head` closes the pipe
+                    // early: stop quietly rather than panic.
+                    let mut out = std::io::stdout().lock();
+                    for d in defs.definitions() {
+                        if writeln!(out, "{}", d.summary_line()).is_err() {
+                            break;
+                        }
+                    }
+                }
+                Some(kind) => {
+                    let def = defs.get(&kind).ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "unknown provider kind {kind:?} (`hookline providers list` names them)"
+                        )
+                    })?;
+                    print!("{}", def.details());
+                }
             }
             Ok(0)
         }

@@ -382,3 +382,56 @@ async fn serve_runs_on_the_embedded_store_with_env_overrides() {
     );
     result
 }
+
+/// `providers list` names every built-in, kind first; `providers show`
+/// prints where everything is and a config snippet that `check-config`
+/// accepts once the secret is set.
+#[test]
+fn providers_list_and_show() {
+    let list = hookline(&["providers", "list"]);
+    assert!(list.status.success());
+    let list = text(&list.stdout);
+    let kinds: Vec<&str> = list
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let defs = hookline::provider::Definitions::load(None).unwrap();
+    assert_eq!(kinds.len(), defs.definitions().count());
+    assert!(
+        kinds.contains(&"stripe") && kinds.contains(&"discord"),
+        "{list}"
+    );
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with("discord ") && l.ends_with("ed25519 (handshake: discord-ping)")),
+        "{list}"
+    );
+
+    let show = hookline(&["providers", "show", "lemonsqueezy"]);
+    assert!(show.status.success());
+    let show = text(&show.stdout);
+    assert!(show.contains("signature:  X-Signature"), "{show}");
+    assert!(show.contains("event type: header X-Event-Name"), "{show}");
+    let snippet = &show[show.find("[providers.").unwrap()..];
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("hookline.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[store]\nkind = \"embedded\"\npath = \"{}/h.db\"\n{snippet}",
+            dir.path().display()
+        ),
+    )
+    .unwrap();
+    let check = Command::new(env!("CARGO_BIN_EXE_hookline"))
+        .args(["check-config", "--config"])
+        .arg(&config)
+        .env("LEMON_SQUEEZY_SECRET", "s3cret")
+        .output()
+        .unwrap();
+    assert!(check.status.success(), "{}", text(&check.stderr));
+
+    let unknown = hookline(&["providers", "show", "nope"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(text(&unknown.stderr).contains("unknown provider kind"));
+}

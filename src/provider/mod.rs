@@ -14,6 +14,7 @@
 //!   output;
 //! - `sign`: the sender's side.
 
+mod catalogue;
 mod definition;
 mod form;
 pub mod handshake;
@@ -27,6 +28,7 @@ mod template;
 mod verify;
 mod webhook;
 
+pub use catalogue::describe;
 pub use definition::{DefinitionError, Definitions, ProviderDef};
 pub use handshake::{Handshake, HandshakeAnswer, TenantState};
 pub use header::{HeaderLookup, HeaderNames};

@@ -18,6 +18,10 @@ use crate::provider::request::UntrustedRequest;
 pub struct EcdsaP256Params(pub PublicKeyParams);
 
 impl Family for EcdsaP256Params {
+    fn name(&self) -> &'static str {
+        "ecdsa-p256"
+    }
+
     fn check(&self) -> Result<(), String> {
         self.0.check()
     }

@@ -17,6 +17,10 @@ use crate::provider::request::UntrustedRequest;
 pub struct Ed25519Params(pub PublicKeyParams);
 
 impl Family for Ed25519Params {
+    fn name(&self) -> &'static str {
+        "ed25519"
+    }
+
     fn check(&self) -> Result<(), String> {
         self.0.check()
     }

@@ -59,6 +59,10 @@ pub struct HmacParams {
 }
 
 impl Family for HmacParams {
+    fn name(&self) -> &'static str {
+        "hmac"
+    }
+
     fn check(&self) -> Result<(), String> {
         let t = &self.signed_content;
         // A timestamp or ID the signature does not cover proves nothing, so

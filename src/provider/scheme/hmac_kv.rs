@@ -45,6 +45,10 @@ pub struct HmacKvParams {
 }
 
 impl Family for HmacKvParams {
+    fn name(&self) -> &'static str {
+        "hmac-kv"
+    }
+
     fn check(&self) -> Result<(), String> {
         for (field, v) in [
             ("pair_separator", &self.pair_separator),

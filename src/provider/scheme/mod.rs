@@ -74,6 +74,9 @@ impl Scheme {
 
 /// What a scheme family does. Implemented by each family's params struct.
 pub(crate) trait Family: std::fmt::Debug + Send + Sync {
+    /// The TOML `scheme` name, for `hookline providers` and the docs.
+    fn name(&self) -> &'static str;
+
     /// Cross-field rules, checked once when the definition loads.
     fn check(&self) -> Result<(), String>;
 

@@ -20,6 +20,10 @@ pub struct TokenParams {
 }
 
 impl Family for TokenParams {
+    fn name(&self) -> &'static str {
+        "token"
+    }
+
     fn check(&self) -> Result<(), String> {
         Ok(())
     }

@@ -1,0 +1,92 @@
+//! How a built-in provider is described to people: `hookline providers
+//! list|show` and the generated `docs/providers.md`.
+
+use std::fmt::Write as _;
+
+use super::definition::ProviderDef;
+use super::identity::FieldSource;
+
+impl ProviderDef {
+    /// The family's TOML name (`hmac`, `ed25519`, ...).
+    pub fn scheme_name(&self) -> &'static str {
+        self.signature.family().name()
+    }
+
+    /// One line: kind, title, scheme family, handshake if any.
+    pub fn summary_line(&self) -> String {
+        let mut line = format!(
+            "{:<22} {:<40} {}",
+            self.kind,
+            self.title,
+            self.scheme_name()
+        );
+        if let Some(h) = &self.handshake {
+            line.push_str(&format!(" (handshake: {})", h.name()));
+        }
+        line.trim_end().to_owned()
+    }
+
+    /// Everything `hookline providers show` prints, ending with a config
+    /// snippet ready to paste.
+    pub fn details(&self) -> String {
+        let mut out = String::new();
+        let w = &mut out;
+        let _ = writeln!(w, "{} ({})", self.title, self.kind);
+        if !self.aliases.is_empty() {
+            let _ = writeln!(w, "  aliases:    {}", self.aliases.join(", "));
+        }
+        let _ = writeln!(w, "  scheme:     {}", self.scheme_name());
+        let _ = writeln!(w, "  signature:  {}", self.signature_headers().join(", "));
+        let _ = writeln!(w, "  event ID:   {}", describe(&self.event_id));
+        let kind = self.event_type.as_ref().map_or("none".into(), describe);
+        let _ = writeln!(w, "  event type: {kind}");
+        if let Some(h) = &self.handshake {
+            let _ = writeln!(w, "  handshake:  {}", h.name());
+        }
+        if let Some(window) = self.window {
+            let _ = writeln!(
+                w,
+                "  window:     at least {} (the provider's retry horizon)",
+                humantime::format_duration(window)
+            );
+        }
+        if let Some(docs) = &self.docs {
+            let _ = writeln!(w, "  docs:       {docs}");
+        }
+        let _ = writeln!(w, "\n{}", self.config_snippet());
+        out
+    }
+
+    /// A `[providers.KIND]` table with one tenant, to paste into
+    /// `hookline.toml`.
+    pub fn config_snippet(&self) -> String {
+        let name = &self.kind;
+        let secret = match self.scheme_name() {
+            "ed25519" | "ecdsa-p256" => "the public key the provider shows",
+            _ => "the signing secret the provider shows",
+        };
+        let mut s = format!(
+            "[providers.{name}]\nkind = \"{name}\"\ncritical = [\"*\"]\n\n\
+             [providers.{name}.tenants.default]\nsecrets_env = [\"{}_SECRET\"]   # {secret}\n",
+            name.to_uppercase().replace('-', "_"),
+        );
+        if self
+            .handshake
+            .as_ref()
+            .is_some_and(|h| h.name() == "hub-challenge")
+        {
+            s.push_str("verify_token = \"the verify token you give the provider\"\n");
+        }
+        s
+    }
+}
+
+/// Where a value is read from, in words.
+pub fn describe(source: &FieldSource) -> String {
+    match source {
+        FieldSource::Header(names) => format!("header {}", names.0.join(" or ")),
+        FieldSource::JsonPointer(p) => format!("JSON {p}"),
+        FieldSource::FormField(f) => format!("form field {f}"),
+        FieldSource::BodySha256 => "SHA-256 of the body".into(),
+    }
+}

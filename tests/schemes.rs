@@ -102,11 +102,15 @@ fn signer(def: &ProviderDef) -> Signer {
             };
         }
     }
-    let secrets = if def.decode_secret("secret-one").is_ok() {
-        ["secret-one", "secret-two"]
-    } else {
-        ["whsec_c2VjcmV0LW9uZS1rZXk=", "whsec_c2VjcmV0LXR3by1rZXk="]
-    };
+    // The first pair the definition accepts: plain, Basic auth, whsec_.
+    let secrets = [
+        ["secret-one", "secret-two"],
+        ["user:secret-one", "user:secret-two"],
+        ["whsec_c2VjcmV0LW9uZS1rZXk=", "whsec_c2VjcmV0LXR3by1rZXk="],
+    ]
+    .into_iter()
+    .find(|[one, _]| def.decode_secret(one).is_ok())
+    .expect("a secret format the definition accepts");
     Signer {
         key: def.decode_secret(secrets[0]).unwrap(),
         secrets: secrets.map(str::to_owned),
@@ -148,7 +152,7 @@ fn every_built_in_verifies_what_it_signs() {
             "{kind}: wrong secret"
         );
         // A token covers no body: only the MAC families can notice this.
-        if !matches!(def.signature, Scheme::Token(_)) {
+        if !matches!(def.signature, Scheme::Token(_) | Scheme::Basic(_)) {
             let changed = body_for(&def, "u");
             let tampered = Req::post(headers.clone(), &changed, NOW);
             assert_eq!(

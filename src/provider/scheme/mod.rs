@@ -23,6 +23,7 @@
 //! 5. Add a definition in `providers/` and its vectors in
 //!    `tests/vectors/<kind>/`; `tests/vectors.rs` runs them.
 
+pub mod basic;
 pub mod ecdsa;
 pub mod ed25519;
 pub mod hmac;
@@ -51,6 +52,8 @@ pub enum Scheme {
     HmacKv(hmac_kv::HmacKvParams),
     /// A shared token sent verbatim in a header. GitLab.
     Token(token::TokenParams),
+    /// `user:password` in HTTP Basic auth. Postmark, Pipedrive, Chargebee.
+    Basic(basic::BasicParams),
     /// An Ed25519 signature checked with the provider's public key.
     /// Discord, Telnyx.
     Ed25519(ed25519::Ed25519Params),
@@ -66,6 +69,7 @@ impl Scheme {
             Scheme::Hmac(p) => p,
             Scheme::HmacKv(p) => p,
             Scheme::Token(p) => p,
+            Scheme::Basic(p) => p,
             Scheme::Ed25519(p) => p,
             Scheme::EcdsaP256(p) => p,
         }

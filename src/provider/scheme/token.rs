@@ -19,6 +19,20 @@ pub struct TokenParams {
     pub header: HeaderNames,
 }
 
+/// Whether `offered` equals any key's bytes. Both sides are hashed so the
+/// comparison is constant-time and does not depend on the secret's length;
+/// every key is tried without stopping at a match.
+pub(crate) fn matches_any(offered: &[u8], keys: &[&Key]) -> bool {
+    let offered = Sha256::digest(offered);
+    let matched = keys
+        .iter()
+        .filter_map(|k| k.shared_bytes())
+        .fold(subtle::Choice::from(0), |acc, k| {
+            acc | Sha256::digest(k).ct_eq(&offered)
+        });
+    bool::from(matched)
+}
+
 impl Family for TokenParams {
     fn name(&self) -> &'static str {
         "token"
@@ -42,21 +56,9 @@ impl Family for TokenParams {
             .headers
             .first_of(&self.header)
             .ok_or(VerifyError::MissingSignature)?;
-        // Hash both sides so the comparison is constant-time and does not
-        // depend on the token's length; fold over every key without
-        // stopping at a match.
-        let offered = Sha256::digest(offered.as_bytes());
-        let matched = keys
-            .iter()
-            .filter_map(|k| k.shared_bytes())
-            .fold(subtle::Choice::from(0), |acc, k| {
-                acc | Sha256::digest(k).ct_eq(&offered)
-            });
-        if bool::from(matched) {
-            Ok(None)
-        } else {
-            Err(VerifyError::InvalidSignature)
-        }
+        matches_any(offered.as_bytes(), keys)
+            .then_some(None)
+            .ok_or(VerifyError::InvalidSignature)
     }
 
     fn sign(&self, key: &Key, _input: &SignInput<'_>) -> Result<Vec<(String, String)>, SignError> {

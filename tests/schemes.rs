@@ -122,9 +122,55 @@ fn signed(def: &ProviderDef, key: &Key, body: &[u8]) -> Vec<(String, String)> {
     sender_headers(def, key, body, "evt_1", Some("t"), NOW, url).unwrap()
 }
 
+/// The built-ins whose signature travels in headers (those a sender
+/// signs without touching the body); the body-carried schemes have
+/// [`malformed_bodies_never_pass_body_carried_schemes`].
 fn built_ins() -> Vec<ProviderDef> {
     let defs = Definitions::load(None).unwrap();
-    defs.definitions().map(|d| d.as_ref().clone()).collect()
+    defs.definitions()
+        .filter(|d| !d.signature_headers().is_empty())
+        .map(|d| d.as_ref().clone())
+        .collect()
+}
+
+/// Schemes whose signature or token is inside the body (Mailgun, Microsoft
+/// Graph): whatever the body holds, a request is refused, never a panic,
+/// and `hookline sign` says it cannot sign them.
+#[test]
+fn malformed_bodies_never_pass_body_carried_schemes() {
+    let bodies: [&[u8]; 10] = [
+        b"",
+        b"not json",
+        b"[]",
+        b"null",
+        br#"{"signature":{}}"#,
+        br#"{"signature":{"timestamp":1,"token":[],"signature":"zz"}}"#,
+        br#"{"signature":{"timestamp":"x","token":"t","signature":"00"}}"#,
+        br#"{"value":[]}"#,
+        br#"{"value":[{"clientState":"right"},{"clientState":7}]}"#,
+        br#"{"value":"right"}"#,
+    ];
+    let defs = Definitions::load(None).unwrap();
+    let body_carried: Vec<_> = defs
+        .definitions()
+        .filter(|d| d.signature_headers().is_empty())
+        .collect();
+    assert!(body_carried.len() >= 2);
+    for def in body_carried {
+        let (settings, _dir) = configure(&def.kind, None, &["right"]).unwrap();
+        for body in bodies {
+            let got = verify(&settings, &Req::post(Vec::new(), body, NOW));
+            assert!(
+                matches!(got, Err(Rejection::Verify(_))),
+                "{}: {:?} gave {got:?}",
+                def.kind,
+                String::from_utf8_lossy(body)
+            );
+        }
+        let key = def.decode_secret("right").unwrap();
+        let err = sender_headers(def, &key, b"{}", "x", None, NOW, "").unwrap_err();
+        assert_eq!(err, hookline::provider::SignError::SignedInBody);
+    }
 }
 
 /// For every built-in kind: a request signed the way its sender signs

@@ -142,6 +142,27 @@ pub(crate) fn any_matches(
     Ok(bool::from(matched))
 }
 
+/// Whether any key's MAC of `content` equals any offered digest, every
+/// pair compared in constant time without stopping early.
+pub(crate) fn any_raw_matches(
+    algorithm: Algorithm,
+    keys: &[&Key],
+    content: &[u8],
+    candidates: &[Vec<u8>],
+) -> bool {
+    let template = Template::body();
+    let no_headers: Vec<(String, String)> = Vec::new();
+    let values = Values {
+        id: "",
+        timestamp: "",
+        method: "",
+        url: "",
+        headers: &no_headers,
+        body: content,
+    };
+    any_matches(algorithm, &template, keys, &values, candidates).unwrap_or(false)
+}
+
 /// The MAC a sender puts in its header, encoded.
 pub(crate) fn sign(
     algorithm: Algorithm,

@@ -24,6 +24,8 @@
 //!    `tests/vectors/<kind>/`; `tests/vectors.rs` runs them.
 
 pub mod basic;
+pub mod body_hmac;
+pub mod body_token;
 pub mod ecdsa;
 pub mod ed25519;
 pub mod hmac;
@@ -54,6 +56,10 @@ pub enum Scheme {
     Token(token::TokenParams),
     /// `user:password` in HTTP Basic auth. Postmark, Pipedrive, Chargebee.
     Basic(basic::BasicParams),
+    /// An HMAC inside the JSON body over other body fields. Mailgun.
+    BodyHmac(body_hmac::BodyHmacParams),
+    /// A shared value in every item of the JSON body. Microsoft Graph.
+    BodyToken(body_token::BodyTokenParams),
     /// An Ed25519 signature checked with the provider's public key.
     /// Discord, Telnyx.
     Ed25519(ed25519::Ed25519Params),
@@ -70,6 +76,8 @@ impl Scheme {
             Scheme::HmacKv(p) => p,
             Scheme::Token(p) => p,
             Scheme::Basic(p) => p,
+            Scheme::BodyHmac(p) => p,
+            Scheme::BodyToken(p) => p,
             Scheme::Ed25519(p) => p,
             Scheme::EcdsaP256(p) => p,
         }
@@ -149,6 +157,10 @@ pub enum SignError {
     MissingHeader(String),
     #[error("this key cannot sign for this scheme")]
     WrongKey,
+    #[error(
+        "this scheme's signature or token is inside the body: put it there when you build the body"
+    )]
+    SignedInBody,
 }
 
 /// What to sign: the inverse of verification.

@@ -30,9 +30,11 @@ pub mod ecdsa;
 pub mod ed25519;
 pub mod hmac;
 pub mod hmac_kv;
+pub mod jwt;
 pub mod mac;
 pub mod public_key;
 pub mod token;
+pub mod url_hmac;
 
 use serde::Deserialize;
 
@@ -60,6 +62,11 @@ pub enum Scheme {
     BodyHmac(body_hmac::BodyHmacParams),
     /// A shared value in every item of the JSON body. Microsoft Graph.
     BodyToken(body_token::BodyTokenParams),
+    /// An HMAC over the URL and the sorted form parameters. Twilio.
+    UrlHmac(url_hmac::UrlHmacParams),
+    /// A JWT, HMAC-signed, whose claim holds the body's SHA-256.
+    /// FusionAuth, Upstash QStash, LiveKit.
+    Jwt(jwt::JwtParams),
     /// An Ed25519 signature checked with the provider's public key.
     /// Discord, Telnyx.
     Ed25519(ed25519::Ed25519Params),
@@ -78,6 +85,8 @@ impl Scheme {
             Scheme::Basic(p) => p,
             Scheme::BodyHmac(p) => p,
             Scheme::BodyToken(p) => p,
+            Scheme::UrlHmac(p) => p,
+            Scheme::Jwt(p) => p,
             Scheme::Ed25519(p) => p,
             Scheme::EcdsaP256(p) => p,
         }

@@ -23,6 +23,8 @@ pub struct Metrics {
     /// Requests refused to protect the receiver, before verification:
     /// reason (`rate_limited`, `body_timeout`, `buffer_full`).
     pub requests_refused: IntCounterVec,
+    /// Handshakes by provider, kind and outcome (`answered`, `refused`).
+    pub handshakes: IntCounterVec,
     /// Store failures met while answering a request: op (`claim`,
     /// `commit`, `lookup`, ...). Input a store refuses is never one.
     pub store_errors: IntCounterVec,
@@ -89,6 +91,11 @@ impl Metrics {
             "Requests refused before verification, by reason",
             &["reason"],
         );
+        let handshakes = counter(
+            "handshakes_total",
+            "Provider handshakes (never events), by provider, kind and outcome",
+            &["provider", "kind", "outcome"],
+        );
         let store_errors = counter(
             "store_errors_total",
             "Store failures while answering requests, by operation",
@@ -111,6 +118,7 @@ impl Metrics {
             deliveries,
             attempt_seconds,
             requests_refused,
+            handshakes,
             store_errors,
             buffered_bytes,
             pending,

@@ -135,6 +135,13 @@ async fn every_vector_handshake_through_the_server(backend: Backend) {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Counted by provider, kind and outcome.
+    let series = |route: &str, outcome: &str| {
+        format!("hookline_handshakes_total{{kind=\"hub-challenge\",outcome=\"{outcome}\",provider=\"{route}\"}}")
+    };
+    assert_eq!(app.metric(&series("hs-meta-0", "answered")).await, 1.0);
+    assert_eq!(app.metric(&series("hs-meta-1", "refused")).await, 1.0);
+    assert_eq!(app.metric(&series("hs-meta-1", "answered")).await, 0.0);
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert_eq!(
         app.inventory().await,

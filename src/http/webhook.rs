@@ -171,15 +171,31 @@ async fn serve(
         verify_token: tenant.verify_token.as_ref(),
         stored_key: None,
     };
-    let verdict =
-        verify_request(provider, tenant, &untrusted, &tenant_state).map_err(|r| match r {
-            Rejection::MethodNotAllowed => handshake::method_not_allowed(&provider.def),
-            r => r.into(),
-        })?;
+    let verdict = verify_request(provider, tenant, &untrusted, &tenant_state);
+    let count_handshake = |outcome: &str| {
+        if let Some(h) = &provider.def.handshake {
+            state
+                .metrics
+                .handshakes
+                .with_label_values(&[provider.name.as_str(), h.name(), outcome])
+                .inc();
+        }
+    };
+    let verdict = verdict.map_err(|r| match r {
+        Rejection::MethodNotAllowed => handshake::method_not_allowed(&provider.def),
+        Rejection::HandshakeRefused => {
+            count_handshake("refused");
+            r.into()
+        }
+        r => r.into(),
+    })?;
     match verdict {
         // A handshake is never an event: no capture, dedup key, row or
         // delivery.
-        Verdict::Handshake(answer) => Ok(Answer::Handshake(answer)),
+        Verdict::Handshake(answer) => {
+            count_handshake("answered");
+            Ok(Answer::Handshake(answer))
+        }
         Verdict::Event(ev) => {
             let accepted = receive::accept(req, state, provider, ev).await?;
             // Only now is the body no longer held.

@@ -31,6 +31,7 @@ mod okta;
 mod query_echo;
 mod slack;
 mod twitch;
+mod twitter_crc;
 mod zoom;
 
 use bytes::Bytes;
@@ -70,6 +71,9 @@ pub enum Handshake {
     /// A query parameter echoed as text (Dropbox `GET ?challenge=`,
     /// Microsoft Graph `POST ?validationToken=`).
     QueryEcho(query_echo::QueryEcho),
+    /// X's `GET ?crc_token=`, signed over its query, answered with the
+    /// token's HMAC.
+    TwitterCrc(twitter_crc::TwitterCrc),
     /// `HEAD` answered 200 (Trello).
     HeadOk(head_ok::HeadOk),
 }
@@ -85,6 +89,7 @@ impl Handshake {
             Handshake::OktaVerification(h) => h,
             Handshake::HubChallenge(h) => h,
             Handshake::QueryEcho(h) => h,
+            Handshake::TwitterCrc(h) => h,
             Handshake::HeadOk(h) => h,
         }
     }

@@ -95,14 +95,19 @@ impl Application {
         let metrics = Arc::new(Metrics::new());
         // The workers' own token: cancelled once the receiver has drained.
         let stop_workers = CancellationToken::new();
-        let workers = (role != Role::Receiver).then(|| {
-            Workers::new(
-                store.clone(),
-                settings.handlers.clone(),
-                settings.delivery,
-                metrics.clone(),
-            )
-        });
+        let workers = match role {
+            Role::Receiver => None,
+            _ => Some(
+                Workers::new(
+                    store.clone(),
+                    settings.handlers.clone(),
+                    settings.delivery,
+                    &settings.tls,
+                    metrics.clone(),
+                )
+                .map_err(std::io::Error::other)?,
+            ),
+        };
         let wake = workers.as_ref().map(Workers::waker);
         let workers = workers.map(|w| tokio::spawn(w.run(stop_workers.clone())));
         let purge = tokio::spawn(purge_loop(store.clone()));

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use futures::StreamExt;
 use sha2::{Digest, Sha256};
 
-use crate::config::Handler;
+use crate::config::{Handler, TlsSettings};
 use crate::provider::{Definitions, Key, KeyError, ProviderDef, SignInput};
 
 /// How much of a handler's response body is kept with an attempt.
@@ -88,15 +88,36 @@ pub fn headers(handler: &Handler, out: &Outgoing<'_>, timestamp: i64) -> Vec<(St
     headers
 }
 
-/// The client every delivery shares.
-pub fn client() -> reqwest::Client {
-    reqwest::Client::builder()
+/// The client for one handler: TLS by rustls, trusting the platform's
+/// roots plus `[tls] ca_file`, presenting the handler's client certificate
+/// when it has one. The material was checked by `check-config`; a file
+/// that changed since is an error here, at start-up.
+pub fn client(handler: &Handler, tls: &TlsSettings) -> Result<reqwest::Client, String> {
+    let mut builder = reqwest::Client::builder()
+        .use_rustls_tls()
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(Duration::from_secs(5))
         .pool_idle_timeout(Duration::from_secs(60))
-        .user_agent(concat!("hookline/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .expect("the HTTP client builds")
+        .user_agent(concat!("hookline/", env!("CARGO_PKG_VERSION")));
+    for root in tls.extra_roots()? {
+        let cert =
+            reqwest::Certificate::from_der(&root).map_err(|e| format!("tls.ca_file: {e}"))?;
+        builder = builder.add_root_certificate(cert);
+    }
+    if let Some(files) = handler.client_tls() {
+        // reqwest takes the chain and key as one PEM.
+        let mut pem = std::fs::read(&files.cert_file)
+            .map_err(|e| format!("{}: {e}", files.cert_file.display()))?;
+        pem.push(b'\n');
+        pem.extend(
+            std::fs::read(&files.key_file)
+                .map_err(|e| format!("{}: {e}", files.key_file.display()))?,
+        );
+        let identity = reqwest::Identity::from_pem(&pem)
+            .map_err(|e| format!("{}: {e}", files.cert_file.display()))?;
+        builder = builder.identity(identity);
+    }
+    builder.build().map_err(|e| e.to_string())
 }
 
 /// The result of one attempt.

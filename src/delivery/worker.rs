@@ -12,7 +12,7 @@ use tracing::Instrument;
 
 use super::outbound::{self, Outgoing};
 use super::policy::{classify, Backoff, Verdict};
-use crate::config::{DeliverySettings, Handler, HandlerName};
+use crate::config::{DeliverySettings, Handler, HandlerName, TlsSettings};
 use crate::metrics::Metrics;
 use crate::store::delivery::{AttemptRecord, Leased, Next};
 use crate::store::retry::{with_retries, OUTCOME_SCHEDULE};
@@ -27,7 +27,8 @@ pub struct Workers {
     store: Store,
     handlers: Arc<BTreeMap<HandlerName, Arc<Handler>>>,
     settings: DeliverySettings,
-    client: reqwest::Client,
+    /// One client per handler (its TLS identity is its own).
+    clients: Arc<BTreeMap<HandlerName, reqwest::Client>>,
     /// Names this process's leases.
     owner: Arc<str>,
     /// Woken when new deliveries were recorded, so they go out at once.
@@ -40,17 +41,26 @@ impl Workers {
         store: Store,
         handlers: BTreeMap<HandlerName, Arc<Handler>>,
         settings: DeliverySettings,
+        tls: &TlsSettings,
         metrics: Arc<Metrics>,
-    ) -> Self {
-        Workers {
+    ) -> Result<Self, String> {
+        let clients = handlers
+            .iter()
+            .map(|(name, h)| {
+                outbound::client(h, tls)
+                    .map(|c| (name.clone(), c))
+                    .map_err(|e| format!("handlers.{name}: {e}"))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Workers {
             store,
             handlers: Arc::new(handlers),
             settings,
-            client: outbound::client(),
+            clients: Arc::new(clients),
             owner: format!("worker-{}", uuid::Uuid::new_v4().simple()).into(),
             wake: Arc::new(Notify::new()),
             metrics,
-        }
+        })
     }
 
     /// A handle the receiver uses to wake the workers.
@@ -148,8 +158,9 @@ impl Workers {
             self.finish(&d, record, Next::Dead).await;
             return;
         };
+        let client = &self.clients[d.handler.as_str()];
         let result = outbound::attempt(
-            &self.client,
+            client,
             handler,
             &Outgoing {
                 provider: &d.provider,

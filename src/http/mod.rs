@@ -112,12 +112,32 @@ pub fn serve(
     listener: TcpListener,
     grace: Duration,
 ) -> std::io::Result<actix_web::dev::Server> {
+    let tls = match &state.settings.server.tls {
+        Some(files) => Some(server_tls(files)?),
+        None => None,
+    };
     let state = web::Data::new(state);
-    Ok(
-        HttpServer::new(move || App::new().app_data(state.clone()).configure(routes))
-            .disable_signals()
-            .shutdown_timeout(grace.as_secs())
-            .listen(listener)?
-            .run(),
-    )
+    let server = HttpServer::new(move || App::new().app_data(state.clone()).configure(routes))
+        .disable_signals()
+        .shutdown_timeout(grace.as_secs());
+    let server = match tls {
+        Some(config) => server.listen_rustls_0_23(listener, config)?,
+        None => server.listen(listener)?,
+    };
+    Ok(server.run())
+}
+
+/// `[server.tls]` as rustls takes it: HTTP/2 and HTTP/1.1 offered by ALPN.
+fn server_tls(files: &crate::config::TlsFiles) -> std::io::Result<rustls::ServerConfig> {
+    let (chain, key) = files.load().map_err(std::io::Error::other)?;
+    let mut config = rustls::ServerConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .map_err(std::io::Error::other)?
+    .with_no_client_auth()
+    .with_single_cert(chain, key)
+    .map_err(std::io::Error::other)?;
+    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+    Ok(config)
 }

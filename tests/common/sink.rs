@@ -80,6 +80,15 @@ async fn handle(req: HttpRequest, body: web::Bytes, state: web::Data<Arc<State>>
 impl Sink {
     /// Start on a random port with a script of answers.
     pub fn start(script: Vec<Reply>) -> Sink {
+        Sink::serve(script, None)
+    }
+
+    /// The same over HTTPS with `tls` (at `https://localhost:PORT/hook`).
+    pub fn start_tls(tls: rustls::ServerConfig) -> Sink {
+        Sink::serve(Vec::new(), Some(tls))
+    }
+
+    fn serve(script: Vec<Reply>, tls: Option<rustls::ServerConfig>) -> Sink {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let state = Arc::new(State {
@@ -92,15 +101,19 @@ impl Sink {
                 .app_data(data.clone())
                 .default_service(web::to(handle))
         })
-        .workers(1)
-        .listen(listener)
-        .unwrap()
-        .run();
-        tokio::spawn(server);
-        Sink {
-            url: format!("http://127.0.0.1:{port}/hook"),
-            state,
-        }
+        .workers(1);
+        let (server, url) = match tls {
+            Some(tls) => (
+                server.listen_rustls_0_23(listener, tls).unwrap(),
+                format!("https://localhost:{port}/hook"),
+            ),
+            None => (
+                server.listen(listener).unwrap(),
+                format!("http://127.0.0.1:{port}/hook"),
+            ),
+        };
+        tokio::spawn(server.run());
+        Sink { url, state }
     }
 
     /// Answer this whenever the script is empty.

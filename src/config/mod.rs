@@ -132,6 +132,9 @@ impl Settings {
         ));
         issues.extend(self.admin.check());
         issues.extend(self.tls.check());
+        if let StoreSettings::Redis(store) = &mut self.store {
+            store.ca_file = self.tls.ca_file.clone();
+        }
         issues.extend(rules::check(self, declared));
         issues
     }

@@ -77,6 +77,11 @@ pub struct RedisStoreSettings {
     /// `pool_size`. Default 1.
     #[serde(default = "default_write_concurrency")]
     pub write_concurrency: u32,
+    /// `[tls] ca_file`, copied here when the settings are resolved: extra
+    /// roots for PostgreSQL (unless its URL names `sslrootcert`) and Redis
+    /// over TLS. Derived.
+    #[serde(skip)]
+    pub ca_file: Option<std::path::PathBuf>,
 }
 
 fn default_timeout() -> Duration {

@@ -22,6 +22,7 @@ fn postgres(s: &RedisStoreSettings) -> PgOptions {
         pool_size: s.pool_size,
         write_concurrency: s.write_concurrency,
         timeout: s.timeout,
+        ca_file: s.ca_file.clone(),
     }
 }
 
@@ -31,6 +32,7 @@ fn redis(s: &RedisStoreSettings) -> RedisOptions {
         cluster: s.redis_cluster.clone(),
         key_prefix: s.key_prefix.to_string(),
         timeout: s.timeout,
+        ca_file: s.ca_file.clone(),
     }
 }
 

@@ -187,6 +187,8 @@ pub struct PgServer {
     pub port: u16,
     dir: tempfile::TempDir,
     running: bool,
+    /// Extra `postgres -c` settings, e.g. `ssl=on`.
+    settings: Vec<String>,
 }
 
 fn as_postgres(program: &str) -> Command {
@@ -204,7 +206,15 @@ fn as_postgres(program: &str) -> Command {
 
 impl PgServer {
     pub fn start() -> Self {
+        Self::start_with(|_| Vec::new())
+    }
+
+    /// Start with extra `-c name=value` settings, made by `settings` from
+    /// the cluster's directory (where it may first write files it needs,
+    /// such as certificates; they are handed to the server's user).
+    pub fn start_with(settings: impl FnOnce(&Path) -> Vec<String>) -> Self {
         let dir = tempfile::tempdir().unwrap();
+        let settings = settings(dir.path());
         // The data directory must belong to the server's user.
         let status = Command::new("chown")
             .args(["-R", "postgres:postgres"])
@@ -224,6 +234,7 @@ impl PgServer {
             port: free_port(),
             dir,
             running: false,
+            settings,
         };
         s.restart();
         s
@@ -237,11 +248,14 @@ impl PgServer {
     /// Start (again) on the same port, keeping the data.
     pub fn restart(&mut self) {
         self.stop();
-        let opts = format!(
+        let mut opts = format!(
             "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
             self.port,
             self.dir.path().display()
         );
+        for setting in &self.settings {
+            opts.push_str(&format!(" -c {setting}"));
+        }
         let status = as_postgres("pg_ctl")
             .arg("-D")
             .arg(self.dir.path().join("data"))

@@ -38,6 +38,9 @@ pub struct PgOptions {
     pub write_concurrency: u32,
     /// Longest wait for a connection (and for the first one at start-up).
     pub timeout: Duration,
+    /// Extra trusted roots (`[tls] ca_file`) when the URL names no
+    /// `sslrootcert`.
+    pub ca_file: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Clone)]
@@ -79,6 +82,12 @@ impl PgStore {
                 reason: "is not a valid PostgreSQL URL",
             })?
             .application_name("hookline");
+        // `sslmode` and `sslrootcert` in the URL are honoured as libpq does;
+        // `[tls] ca_file` is the root bundle when the URL names none.
+        let options = match &opts.ca_file {
+            Some(ca) if !url.expose_secret().contains("sslrootcert") => options.ssl_root_cert(ca),
+            _ => options,
+        };
         let pool = PgPoolOptions::new()
             .max_connections(opts.pool_size)
             // A full pool or a dead server must not hold a request longer

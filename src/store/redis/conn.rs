@@ -106,19 +106,28 @@ impl RedisConn {
     /// Build the client from the settings; does not connect.
     pub fn new(opts: &RedisOptions) -> Result<Self, OpenError> {
         let timeout = opts.timeout;
+        let roots = root_certificates(opts)?;
         let target = if !opts.cluster.is_empty() {
             let nodes: Vec<String> = opts
                 .cluster
                 .iter()
                 .map(|u| client_url(u.expose_secret()).0)
                 .collect();
-            Target::Cluster(cluster_client(nodes, timeout)?)
+            Target::Cluster(cluster_client(nodes, timeout, &roots)?)
         } else {
             let url = opts.url.as_ref().ok_or_else(bad_url)?;
             match client_url(url.expose_secret()) {
-                (url, true) => Target::Cluster(cluster_client(vec![url], timeout)?),
+                (url, true) => Target::Cluster(cluster_client(vec![url], timeout, &roots)?),
                 (url, false) => {
-                    let client = redis::Client::open(url).map_err(|_| bad_url())?;
+                    let client = match &roots {
+                        // `rediss://` then trusts these roots as well as
+                        // the platform's.
+                        Some(root) if url.starts_with("rediss://") => {
+                            redis::Client::build_with_tls(url, tls_certificates(root))
+                        }
+                        _ => redis::Client::open(url),
+                    }
+                    .map_err(|_| bad_url())?;
                     let config = ConnectionManagerConfig::new()
                         // A hung server answers nothing: time both the
                         // connect and every reply out.
@@ -162,8 +171,38 @@ impl RedisConn {
     }
 }
 
-fn cluster_client(nodes: Vec<String>, timeout: Duration) -> Result<ClusterClient, OpenError> {
-    ClusterClient::builder(nodes)
+/// `[tls] ca_file` as PEM, for `rediss://` connections.
+fn root_certificates(opts: &RedisOptions) -> Result<Option<Vec<u8>>, OpenError> {
+    opts.ca_file
+        .as_ref()
+        .map(|path| {
+            std::fs::read(path).map_err(|_| OpenError::Setting {
+                key: "tls.ca_file",
+                reason: "cannot be read",
+            })
+        })
+        .transpose()
+}
+
+fn tls_certificates(root: &[u8]) -> redis::TlsCertificates {
+    redis::TlsCertificates {
+        client_tls: None,
+        root_cert: Some(root.to_vec()),
+    }
+}
+
+fn cluster_client(
+    nodes: Vec<String>,
+    timeout: Duration,
+    roots: &Option<Vec<u8>>,
+) -> Result<ClusterClient, OpenError> {
+    // Only TLS nodes take certificates: `certs` turns TLS on.
+    let tls = nodes.iter().any(|n| n.starts_with("rediss://"));
+    let mut builder = ClusterClient::builder(nodes);
+    if let (Some(root), true) = (roots, tls) {
+        builder = builder.certs(tls_certificates(root));
+    }
+    builder
         .connection_timeout(timeout)
         .response_timeout(timeout)
         // Redirections and failovers are retried inside the client; keep

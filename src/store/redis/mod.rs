@@ -30,6 +30,8 @@ pub struct RedisOptions {
     pub key_prefix: String,
     /// Connect and response timeout.
     pub timeout: Duration,
+    /// Extra trusted roots for `rediss://` (`[tls] ca_file`).
+    pub ca_file: Option<std::path::PathBuf>,
 }
 
 /// The scripts, each loaded by SHA on first use (`invoke_async` runs

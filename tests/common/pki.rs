@@ -1,0 +1,70 @@
+//! A throwaway certificate authority made in the test, and the
+//! certificates it signs, for TLS tests against real local peers.
+
+use std::sync::Arc;
+
+use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair, SanType};
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+
+/// A CA and files holding its certificate, a `localhost` server
+/// certificate and a client certificate it signed.
+pub struct Pki {
+    dir: tempfile::TempDir,
+    pub ca: CertificateDer<'static>,
+}
+
+impl Pki {
+    pub fn new() -> Pki {
+        let dir = tempfile::tempdir().unwrap();
+        let ca_key = KeyPair::generate().unwrap();
+        let mut params = CertificateParams::new(Vec::new()).unwrap();
+        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        let ca = params.self_signed(&ca_key).unwrap();
+        std::fs::write(dir.path().join("ca.pem"), ca.pem()).unwrap();
+        for name in ["server", "client"] {
+            let key = KeyPair::generate().unwrap();
+            let mut params = CertificateParams::new(vec!["localhost".to_owned()]).unwrap();
+            params
+                .subject_alt_names
+                .push(SanType::IpAddress("127.0.0.1".parse().unwrap()));
+            let cert = params.signed_by(&key, &ca, &ca_key).unwrap();
+            std::fs::write(dir.path().join(format!("{name}.pem")), cert.pem()).unwrap();
+            std::fs::write(dir.path().join(format!("{name}.key")), key.serialize_pem()).unwrap();
+        }
+        Pki {
+            ca: ca.der().clone(),
+            dir,
+        }
+    }
+
+    pub fn path(&self, file: &str) -> String {
+        self.dir.path().join(file).display().to_string()
+    }
+
+    /// A server config with the `localhost` certificate; requiring a client
+    /// certificate from this CA when `client_auth`.
+    pub fn server_config(&self, client_auth: bool) -> rustls::ServerConfig {
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let chain = CertificateDer::pem_file_iter(self.path("server.pem"))
+            .unwrap()
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap();
+        let key = PrivateKeyDer::from_pem_file(self.path("server.key")).unwrap();
+        let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
+            .with_safe_default_protocol_versions()
+            .unwrap();
+        let builder = if client_auth {
+            let mut roots = rustls::RootCertStore::empty();
+            roots.add(self.ca.clone()).unwrap();
+            let verifier =
+                rustls::server::WebPkiClientVerifier::builder_with_provider(roots.into(), provider)
+                    .build()
+                    .unwrap();
+            builder.with_client_cert_verifier(verifier)
+        } else {
+            builder.with_no_client_auth()
+        };
+        builder.with_single_cert(chain, key).unwrap()
+    }
+}

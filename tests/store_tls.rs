@@ -1,0 +1,142 @@
+//! The stores over TLS, against servers the test starts with certificates
+//! from a CA it made: PostgreSQL with `ssl = on` reached with
+//! `sslmode=verify-full` (roots from `sslrootcert` or from `[tls] ca_file`,
+//! refused without either), and Redis on `--tls-port` reached with
+//! `rediss://` and `[tls] ca_file`.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+
+use common::backing::{redis_url, StoreGuard, TestDatabase};
+use common::pki::Pki;
+use common::servers::{free_port, PgServer, RedisServer};
+use common::{providers_toml, render_config, spawn_text, Backend, Webhook};
+use hookline::store::Store;
+use sqlx::Connection;
+
+/// A PostgreSQL cluster serving TLS with `pki`'s `localhost` certificate.
+fn tls_postgres(pki: &Pki) -> PgServer {
+    PgServer::start_with(|dir| {
+        let (cert, key) = (dir.join("server.pem"), dir.join("server.key"));
+        std::fs::copy(pki.path("server.pem"), &cert).unwrap();
+        std::fs::copy(pki.path("server.key"), &key).unwrap();
+        // PostgreSQL refuses a key others can read.
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+        vec![
+            "ssl=on".into(),
+            format!("ssl_cert_file={}", cert.display()),
+            format!("ssl_key_file={}", key.display()),
+        ]
+    })
+}
+
+fn config(store: &str, tls: &str) -> String {
+    format!(
+        "{}\n{tls}\n",
+        render_config(store, 65536, "5s", &providers_toml(), "")
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_over_verified_tls() {
+    let pki = Pki::new();
+    let pg = tls_postgres(&pki);
+    let base = format!(
+        "postgres://postgres@localhost:{}/postgres?sslmode=verify-full",
+        pg.port
+    );
+
+    // The connection really is TLS, as sqlx makes it.
+    let with_root = format!("{base}&sslrootcert={}", pki.path("ca.pem"));
+    let mut conn = sqlx::PgConnection::connect(&with_root).await.unwrap();
+    let ssl: bool = sqlx::query_scalar("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert!(ssl);
+
+    let store = |url: &str| {
+        format!(
+            "[store]\nkind = \"redis\"\nredis_url = \"{}\"\ndatabase_url = \"{url}\"\nkey_prefix = \"t{}\"\n",
+            redis_url(),
+            uuid::Uuid::new_v4().simple()
+        )
+    };
+    // No root to verify the server with: refused, never downgraded.
+    let settings = hookline::config::from_toml_str("t.toml", &config(&store(&base), "")).unwrap();
+    let err = Store::migrate(&settings.store)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("PostgreSQL"), "{err}");
+
+    // `[tls] ca_file` is the root when the URL names none: hookline
+    // migrates, serves and records a critical event over TLS.
+    let tls = format!("[tls]\nca_file = \"{}\"", pki.path("ca.pem"));
+    let text = config(&store(&base), &tls);
+    let app = spawn_text(
+        text,
+        Backend::Redis,
+        StoreGuard::default(),
+        tempfile::tempdir().unwrap(),
+    )
+    .await;
+    let (status, body) = app
+        .send_json(&Webhook::new("github", "acme", "d-pg-tls", "push", "a"))
+        .await;
+    assert_eq!((status, body["status"].as_str()), (200, Some("accepted")));
+    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM processed_event")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(rows, 1);
+    common::backing::drop_keys(&app.settings, Backend::Redis);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_over_tls_with_the_ca_file() {
+    let pki = Pki::new();
+    let tls_port = free_port();
+    let _redis = RedisServer::start_with(
+        free_port(),
+        &[
+            "--tls-port",
+            &tls_port.to_string(),
+            "--tls-cert-file",
+            &pki.path("server.pem"),
+            "--tls-key-file",
+            &pki.path("server.key"),
+            "--tls-ca-cert-file",
+            &pki.path("ca.pem"),
+            "--tls-auth-clients",
+            "no",
+        ],
+    );
+    let db = TestDatabase::create().await;
+    let store = format!(
+        "[store]\nkind = \"redis\"\nredis_url = \"rediss://localhost:{tls_port}/0\"\ndatabase_url = \"{}\"\n",
+        db.url
+    );
+    let tls = format!("[tls]\nca_file = \"{}\"", pki.path("ca.pem"));
+    let app = spawn_text(
+        config(&store, &tls),
+        Backend::Redis,
+        StoreGuard {
+            db: Some(db),
+            cluster: None,
+        },
+        tempfile::tempdir().unwrap(),
+    )
+    .await;
+    let w = Webhook::new("github", "acme", "d-redis-tls", "push", "a");
+    let (status, body) = app.send_json(&w).await;
+    assert_eq!((status, body["status"].as_str()), (200, Some("accepted")));
+    let (status, body) = app.send_json(&w).await;
+    assert_eq!((status, body["status"].as_str()), (200, Some("duplicate")));
+    assert_eq!(
+        app.inventory().await.dedup_keys,
+        1,
+        "the key is in the TLS Redis"
+    );
+}

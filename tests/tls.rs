@@ -51,6 +51,7 @@ async fn an_https_handler_is_delivered_to_when_its_ca_is_trusted() {
     assert_eq!(status, 200);
     let got = sink.wait_for(1, Duration::from_secs(10)).await;
     assert_eq!(got[0].header("x-hookline-event-type"), Some("push"));
+    assert_eq!(got[0].header("x-hookline-event-id"), Some("d-tls-1"));
 
     // Without the CA: nothing arrives, and the attempt says why.
     let untrusting = Sink::start_tls(pki.server_config(false));

@@ -83,6 +83,7 @@ pub fn headers(handler: &Handler, out: &Outgoing<'_>, timestamp: i64) -> Vec<(St
     ));
     headers.push(("X-Hookline-Provider".into(), out.provider.into()));
     headers.push(("X-Hookline-Tenant".into(), out.tenant.into()));
+    headers.push(("X-Hookline-Event-Id".into(), out.event_id.into()));
     headers.push(("X-Hookline-Event-Type".into(), out.event_type.into()));
     headers.push(("X-Hookline-Attempt".into(), out.attempt.to_string()));
     headers

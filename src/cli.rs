@@ -177,8 +177,13 @@ async fn run(command: Command) -> anyhow::Result<i32> {
         },
         Command::Migrate(arg) => {
             let settings = arg.load()?;
-            crate::store::Store::migrate(&settings.store).await?;
-            println!("migrations applied");
+            let done = crate::store::Store::migrate(&settings.store).await?;
+            if done.is_empty() {
+                println!("the schema is up to date");
+            }
+            for line in done {
+                println!("{line}");
+            }
             Ok(0)
         }
         Command::Sign {

@@ -435,3 +435,60 @@ fn providers_list_and_show() {
     assert_eq!(unknown.status.code(), Some(1));
     assert!(text(&unknown.stderr).contains("unknown provider kind"));
 }
+
+/// `hookline migrate` on a database that does not exist creates it when
+/// the role may and says what it applied; otherwise one error names the
+/// command to run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn migrate_creates_a_missing_database_or_says_how() {
+    use sqlx::Connection;
+    let admin = common::backing::postgres_admin_url();
+    let server = url::Url::parse(&admin).unwrap();
+    let suffix = uuid::Uuid::new_v4().simple().to_string();
+    let (db, role) = (format!("hl_mig_{suffix}"), format!("hl_nocreate_{suffix}"));
+    let mut conn = sqlx::PgConnection::connect(&admin).await.unwrap();
+    sqlx::query(&format!("CREATE ROLE {role} LOGIN"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let config = |user: &str| {
+        let mut url = server.clone();
+        url.set_username(user).unwrap();
+        url.set_path(&db);
+        let path = dir.path().join(format!("{user}.toml"));
+        std::fs::write(
+            &path,
+            format!(
+                "[store]\nkind = \"redis\"\nredis_url = \"{}\"\ndatabase_url = \"{url}\"\n\
+                 [providers.stripe]\nkind = \"stripe\"\n[providers.stripe.tenants.a]\nsecrets = [\"x\"]\n",
+                common::redis_url()
+            ),
+        )
+        .unwrap();
+        path.display().to_string()
+    };
+    let refused = hookline(&["migrate", "--config", &config(&role)]);
+    assert_eq!(refused.status.code(), Some(1));
+    let err = text(&refused.stderr);
+    assert!(err.contains(&format!("createdb {db}")), "{err}");
+    assert_eq!(err.lines().filter(|l| l.contains("does not exist")).count(), 1, "{err}");
+
+    let owner = server.username().to_owned();
+    let first = hookline(&["migrate", "--config", &config(&owner)]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let out = text(&first.stdout);
+    assert!(out.contains(&format!("created database {db}")), "{out}");
+    assert!(out.contains("applied 0001"), "{out}");
+    let again = hookline(&["migrate", "--config", &config(&owner)]);
+    assert_eq!(text(&again.stdout).trim(), "the schema is up to date");
+
+    sqlx::query(&format!("DROP DATABASE {db}"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    sqlx::query(&format!("DROP ROLE {role}"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+}

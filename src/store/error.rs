@@ -215,6 +215,9 @@ pub enum OpenError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("the database schema is behind: run `hookline migrate` ({0})")]
     SchemaBehind(String),
+    /// The database does not exist and this role may not create it.
+    #[error("database {name:?} does not exist and this role may not create it: create it as a role that may (`createdb {name}` or `CREATE DATABASE \"{name}\"`), then run `hookline migrate` again")]
+    CannotCreate { name: String },
 }
 
 impl OpenError {

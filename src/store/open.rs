@@ -59,11 +59,24 @@ impl Store {
     }
 
     /// Apply pending migrations to the configured stores (Redis has no
-    /// schema; opening the embedded file migrates it).
-    pub async fn migrate(settings: &StoreSettings) -> Result<(), OpenError> {
+    /// schema; opening the embedded file migrates it), creating a missing
+    /// PostgreSQL database when the role may. Returns what was done, one
+    /// line each.
+    pub async fn migrate(settings: &StoreSettings) -> Result<Vec<String>, OpenError> {
         match settings {
-            StoreSettings::Embedded(s) => EmbeddedStore::open(&embedded(s)).await.map(|_| ()),
-            StoreSettings::Redis(s) => PgStore::open(&postgres(s)).await?.migrate().await,
+            StoreSettings::Embedded(s) => {
+                EmbeddedStore::open(&embedded(s)).await?;
+                Ok(vec![format!("embedded store {} is up to date", s.path.display())])
+            }
+            StoreSettings::Redis(s) => {
+                let mut done = Vec::new();
+                if let Some(name) = PgStore::ensure_database(&s.database_url).await? {
+                    done.push(format!("created database {name}"));
+                }
+                let applied = PgStore::open(&postgres(s)).await?.migrate().await?;
+                done.extend(applied.into_iter().map(|m| format!("applied {m}")));
+                Ok(done)
+            }
         }
     }
 }

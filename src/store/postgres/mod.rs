@@ -119,9 +119,66 @@ impl PgStore {
     }
 
     /// Apply pending migrations (`hookline migrate`).
-    pub async fn migrate(&self) -> Result<(), OpenError> {
+    /// Apply pending migrations; the ones applied now, as `VERSION
+    /// description`.
+    pub async fn migrate(&self) -> Result<Vec<String>, OpenError> {
+        let table: Option<String> =
+            sqlx::query_scalar("SELECT to_regclass('_sqlx_migrations')::text")
+                .fetch_one(self.pool())
+                .await
+                .map_err(OpenError::connect("PostgreSQL database"))?;
+        let before: Vec<i64> = if table.is_some() {
+            sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success")
+                .fetch_all(self.pool())
+                .await
+                .map_err(OpenError::connect("PostgreSQL database"))?
+        } else {
+            Vec::new()
+        };
         MIGRATOR.run(self.pool()).await?;
-        Ok(())
+        Ok(MIGRATOR
+            .iter()
+            .filter(|m| !before.contains(&m.version))
+            .map(|m| format!("{:04} {}", m.version, m.description))
+            .collect())
+    }
+
+    /// Create the database `url` names if it does not exist, through the
+    /// server's `postgres` database, when the role may. `Some(name)` when
+    /// it was created.
+    pub async fn ensure_database(url: &SecretString) -> Result<Option<String>, OpenError> {
+        use sqlx::Connection;
+        let options = PgConnectOptions::from_str(url.expose_secret()).map_err(|_| {
+            OpenError::Setting {
+                key: "store.database_url",
+                reason: "is not a valid PostgreSQL URL",
+            }
+        })?;
+        let missing = match sqlx::PgConnection::connect_with(&options).await {
+            Ok(conn) => {
+                let _ = conn.close().await;
+                return Ok(None);
+            }
+            Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("3D000") => true,
+            Err(e) => return Err(OpenError::connect("PostgreSQL database")(e)),
+        };
+        debug_assert!(missing);
+        let name = options.get_database().unwrap_or("postgres").to_owned();
+        let mut admin = sqlx::PgConnection::connect_with(&options.clone().database("postgres"))
+            .await
+            .map_err(OpenError::connect("PostgreSQL server's postgres database"))?;
+        let quoted = format!("\"{}\"", name.replace('"', "\"\""));
+        match sqlx::query(&format!("CREATE DATABASE {quoted}"))
+            .execute(&mut admin)
+            .await
+        {
+            Ok(_) => Ok(Some(name)),
+            Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("42P04") => Ok(None),
+            Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("42501") => {
+                Err(OpenError::CannotCreate { name })
+            }
+            Err(e) => Err(OpenError::connect("PostgreSQL server's postgres database")(e)),
+        }
     }
 
     /// Refuse a schema that is behind this binary: every embedded migration

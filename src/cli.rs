@@ -121,6 +121,10 @@ enum Command {
         /// Directory of extra provider definitions.
         #[arg(long)]
         providers_dir: Option<PathBuf>,
+        /// Send every capture to this tenant instead of the one it names
+        /// (the provider stays the capture's).
+        #[arg(long)]
+        tenant: Option<String>,
     },
 }
 
@@ -279,6 +283,7 @@ async fn run(command: Command) -> anyhow::Result<i32> {
             concurrency,
             rate,
             providers_dir,
+            tenant,
         } => {
             let files = crate::capture::collect_files(&paths)?;
             if files.is_empty() {
@@ -293,6 +298,7 @@ async fn run(command: Command) -> anyhow::Result<i32> {
                     concurrency,
                     rate,
                     definitions: definitions(providers_dir)?,
+                    tenant,
                 },
             )
             .await?;

@@ -30,6 +30,8 @@ pub struct ReplayOptions {
     /// Requests per second, at most.
     pub rate: Option<f64>,
     pub definitions: Definitions,
+    /// Replay against this tenant instead of the one each capture names.
+    pub tenant: Option<String>,
 }
 
 /// The answer to one capture.
@@ -101,7 +103,11 @@ fn prepare(capture: &Capture, opts: &ReplayOptions) -> anyhow::Result<Prepared> 
     let body = capture
         .body()
         .map_err(|e| anyhow::anyhow!("body_base64: {e}"))?;
-    let mut url = opts.target.join(&capture.path)?;
+    let path = match &opts.tenant {
+        Some(tenant) => format!("/webhooks/{}/{tenant}", capture.provider),
+        None => capture.path.clone(),
+    };
+    let mut url = opts.target.join(&path)?;
     if !capture.query.is_empty() {
         url.set_query(Some(&capture.query));
     }
@@ -162,9 +168,20 @@ pub async fn replay(files: Vec<PathBuf>, opts: ReplayOptions) -> anyhow::Result<
     // anything is sent.
     let mut prepared = Vec::with_capacity(files.len());
     for file in files {
-        let capture = Capture::read(&file)?;
+        // A stray JSON file in a capture directory is not a reason to
+        // replay nothing.
+        let capture = match Capture::read(&file) {
+            Ok(capture) => capture,
+            Err(e) => {
+                eprintln!("warning: skipped {e:#}");
+                continue;
+            }
+        };
         let p = prepare(&capture, &opts).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         prepared.push((file, p));
+    }
+    if prepared.is_empty() {
+        anyhow::bail!("no capture files found");
     }
     let permits = Arc::new(Semaphore::new(opts.concurrency.max(1)));
     let mut pace = opts

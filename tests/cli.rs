@@ -173,6 +173,36 @@ async fn capture_dir_holds_every_verified_request_and_nothing_else() {
         .stdout,
     );
     assert_eq!(count(&out, "200 duplicate"), 1, "{out}");
+
+    // A stray JSON file in the directory is skipped with a warning, not a
+    // reason to replay nothing.
+    std::fs::write(
+        dir.path().join("stripe/notes.json"),
+        "{\"not\": \"a capture\"}",
+    )
+    .unwrap();
+    let run = hookline(&[
+        "replay",
+        dir.path().to_str().unwrap(),
+        "--target",
+        &app.address,
+    ]);
+    let (out, err) = (text(&run.stdout), text(&run.stderr));
+    assert!(
+        err.contains("notes.json") && err.contains("skipped"),
+        "{err}"
+    );
+    assert_eq!(count(&out, "200 duplicate"), 2, "{out}");
+    // --tenant sends it to another tenant, whose secret did not sign it.
+    let other = hookline(&[
+        "replay",
+        stripe_file.to_str().unwrap(),
+        "--target",
+        &app.address,
+        "--tenant",
+        "globex",
+    ]);
+    assert_eq!(count(&text(&other.stdout), "401 invalid_signature"), 1);
 }
 
 #[test]
@@ -472,7 +502,11 @@ async fn migrate_creates_a_missing_database_or_says_how() {
     assert_eq!(refused.status.code(), Some(1));
     let err = text(&refused.stderr);
     assert!(err.contains(&format!("createdb {db}")), "{err}");
-    assert_eq!(err.lines().filter(|l| l.contains("does not exist")).count(), 1, "{err}");
+    assert_eq!(
+        err.lines().filter(|l| l.contains("does not exist")).count(),
+        1,
+        "{err}"
+    );
 
     let owner = server.username().to_owned();
     let first = hookline(&["migrate", "--config", &config(&owner)]);

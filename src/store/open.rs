@@ -66,7 +66,10 @@ impl Store {
         match settings {
             StoreSettings::Embedded(s) => {
                 EmbeddedStore::open(&embedded(s)).await?;
-                Ok(vec![format!("embedded store {} is up to date", s.path.display())])
+                Ok(vec![format!(
+                    "embedded store {} is up to date",
+                    s.path.display()
+                )])
             }
             StoreSettings::Redis(s) => {
                 let mut done = Vec::new();

@@ -148,12 +148,11 @@ impl PgStore {
     /// it was created.
     pub async fn ensure_database(url: &SecretString) -> Result<Option<String>, OpenError> {
         use sqlx::Connection;
-        let options = PgConnectOptions::from_str(url.expose_secret()).map_err(|_| {
-            OpenError::Setting {
+        let options =
+            PgConnectOptions::from_str(url.expose_secret()).map_err(|_| OpenError::Setting {
                 key: "store.database_url",
                 reason: "is not a valid PostgreSQL URL",
-            }
-        })?;
+            })?;
         let missing = match sqlx::PgConnection::connect_with(&options).await {
             Ok(conn) => {
                 let _ = conn.close().await;
@@ -177,7 +176,9 @@ impl PgStore {
             Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("42501") => {
                 Err(OpenError::CannotCreate { name })
             }
-            Err(e) => Err(OpenError::connect("PostgreSQL server's postgres database")(e)),
+            Err(e) => Err(OpenError::connect("PostgreSQL server's postgres database")(
+                e,
+            )),
         }
     }
 

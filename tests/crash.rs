@@ -86,7 +86,7 @@ async fn config(
     dir: &std::path::Path,
     sink: &Sink,
     delivery: &str,
-) -> (std::path::PathBuf, common::StoreGuard) {
+) -> (std::path::PathBuf, common::StoreGuard, KeysGuard) {
     let mut opts = AppOptions::new(backend);
     opts.extra = format!(
         "[handlers.billing]\nurl = \"{}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\ntimeout = \"1500ms\"\n\n{delivery}",
@@ -106,13 +106,30 @@ async fn config(
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    (path, db)
+    let keys = KeysGuard {
+        settings: hookline::config::from_toml_str("t.toml", &text).unwrap(),
+        backend,
+    };
+    (path, db, keys)
+}
+
+/// Deletes the run's Redis keys when the test ends (the processes it
+/// killed left them in the shared Redis).
+struct KeysGuard {
+    settings: hookline::config::Settings,
+    backend: Backend,
+}
+
+impl Drop for KeysGuard {
+    fn drop(&mut self) {
+        common::drop_keys(&self.settings, self.backend);
+    }
 }
 
 async fn receiver_killed_after_2xx_delivers_after_restart(backend: Backend) {
     let dir = tempfile::tempdir().unwrap();
     let sink = Sink::start(vec![]);
-    let (config, _db) = config(
+    let (config, _db, _keys) = config(
         backend,
         dir.path(),
         &sink,
@@ -149,7 +166,7 @@ async fn worker_killed_mid_delivery_has_its_lease_recovered(backend: Backend) {
     let dir = tempfile::tempdir().unwrap();
     // The first call hangs: the worker is killed while it waits.
     let sink = Sink::start(vec![Reply::Slow(Duration::from_secs(30), 200)]);
-    let (config, _db) = config(
+    let (config, _db, _keys) = config(
         backend,
         dir.path(),
         &sink,

@@ -1,3 +1,4 @@
+# syntax=docker/dockerfile:1
 # Multi-stage build: compile in the Rust image, run as a non-root user in a
 # slim Debian image with only the binary and CA certificates.
 FROM rust:1-bookworm AS build
@@ -11,19 +12,31 @@ COPY providers ./providers
 # manifest and sources, but only `hookline` is built and shipped.
 COPY bench/Cargo.toml ./bench/Cargo.toml
 COPY bench/src ./bench/src
-RUN cargo build --release --locked --bin hookline
+# The registry and the target directory live in BuildKit cache mounts, so a
+# source change recompiles hookline, not every dependency.
+RUN --mount=type=cache,target=/usr/local/cargo/registry \
+    --mount=type=cache,target=/src/target \
+    cargo build --release --locked --bin hookline \
+ && cp target/release/hookline /usr/local/bin/hookline
 
 FROM debian:bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /var/lib/hookline --create-home hookline
-COPY --from=build /src/target/release/hookline /usr/local/bin/hookline
+COPY --from=build /usr/local/bin/hookline /usr/local/bin/hookline
 USER hookline
 WORKDIR /var/lib/hookline
-# The embedded store writes here; mount a volume to keep it.
+# The embedded store writes here; mount a volume to keep it. A bind mount
+# must be writable by uid 10001 (`chown 10001 ./data`).
 VOLUME ["/var/lib/hookline"]
 EXPOSE 8080
 ENV HOOKLINE_CONFIG=/etc/hookline/hookline.toml \
     HOOKLINE__SERVER__LISTEN=0.0.0.0:8080
-ENTRYPOINT ["hookline", "serve"]
+# /healthz over plain HTTP, with bash alone (the image has no curl). With
+# [server.tls], override it (`--health-cmd` or the compose `healthcheck`).
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+  CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200 '"]
+# `docker run IMAGE migrate`, `docker run IMAGE check-config` work too.
+ENTRYPOINT ["hookline"]
+CMD ["serve"]

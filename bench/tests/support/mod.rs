@@ -71,6 +71,15 @@ pub fn load(args: &str) -> serde_json::Value {
 /// selection would unify features differently and compile every
 /// dependency a second time.
 pub fn hookline_binary() -> String {
+    // The test harness runs from target/<profile>/deps/; a workspace test
+    // run (`--all-targets`) built the hookline binary beside it.
+    if let Some(bin) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.join("hookline")))
+        .filter(|bin| bin.is_file())
+    {
+        return bin.display().to_string();
+    }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
         .args(["test", "--no-run", "--workspace", "--all-targets"])

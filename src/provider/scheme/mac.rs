@@ -45,7 +45,8 @@ pub enum SecretEncoding {
     /// The secret's UTF-8 bytes are the key.
     #[default]
     Utf8,
-    /// Standard Webhooks: an optional `whsec_` prefix, then base64.
+    /// Standard Webhooks: an optional `whsec_` prefix (or `v1,whsec_`, as
+    /// Supabase shows it), then base64.
     WhsecBase64,
     /// Plain base64.
     Base64,
@@ -65,12 +66,19 @@ const BASE64URL_ANY: GeneralPurpose = GeneralPurpose::new(
         .with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
 
+/// A Standard Webhooks secret without its optional `v1,` and `whsec_`.
+fn strip_whsec(secret: &str) -> &str {
+    let secret = secret.strip_prefix("v1,").unwrap_or(secret);
+    secret.strip_prefix("whsec_").unwrap_or(secret)
+}
+
 /// A shared MAC key from a configured secret.
 pub(crate) fn decode_secret(encoding: SecretEncoding, secret: &str) -> Result<Key, KeyError> {
     let bytes = match encoding {
         SecretEncoding::Utf8 => secret.as_bytes().to_vec(),
+        // Supabase shows its secrets as `v1,whsec_...`.
         SecretEncoding::WhsecBase64 => STANDARD
-            .decode(secret.strip_prefix("whsec_").unwrap_or(secret))
+            .decode(strip_whsec(secret))
             .map_err(|_| KeyError::new("not a whsec_ base64 secret"))?,
         SecretEncoding::Base64 => STANDARD
             .decode(secret)

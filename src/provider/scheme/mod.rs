@@ -26,6 +26,7 @@
 pub mod basic;
 pub mod body_hmac;
 pub mod body_token;
+pub mod digest;
 pub mod ecdsa;
 pub mod ed25519;
 pub mod hmac;
@@ -67,6 +68,8 @@ pub enum Scheme {
     /// A JWT, HMAC-signed, whose claim holds the body's SHA-256.
     /// FusionAuth, Upstash QStash, LiveKit.
     Jwt(jwt::JwtParams),
+    /// A plain hash of the content with the secret. Cloudinary, HubSpot v2.
+    Digest(digest::DigestParams),
     /// An Ed25519 signature checked with the provider's public key.
     /// Discord, Telnyx.
     Ed25519(ed25519::Ed25519Params),
@@ -87,6 +90,7 @@ impl Scheme {
             Scheme::BodyToken(p) => p,
             Scheme::UrlHmac(p) => p,
             Scheme::Jwt(p) => p,
+            Scheme::Digest(p) => p,
             Scheme::Ed25519(p) => p,
             Scheme::EcdsaP256(p) => p,
         }

@@ -28,7 +28,7 @@ fn body_for(def: &ProviderDef, ty: &str) -> Vec<u8> {
     }
     if let Scheme::Hmac(h) = &def.signature {
         if let Some(p) = &h.timestamp_json_pointer {
-            put(&mut value, p, (NOW * 1000).into());
+            put(&mut value, p, h.timestamp_format.format(NOW).into());
         }
     }
     // Two types make two bodies even where the type is not in the body.

@@ -228,7 +228,7 @@ impl TimestampFormat {
     }
 
     /// The text a sender writes for unix time `t` (`hookline sign`).
-    pub(crate) fn format(self, t: i64) -> String {
+    pub fn format(self, t: i64) -> String {
         let utc = || chrono::DateTime::from_timestamp(t, 0).unwrap_or_default();
         match self {
             TimestampFormat::Unix => t.to_string(),

@@ -73,7 +73,9 @@ impl Store {
             }
             StoreSettings::Redis(s) => {
                 let mut done = Vec::new();
-                if let Some(name) = PgStore::ensure_database(&s.database_url).await? {
+                if let Some(name) =
+                    PgStore::ensure_database(&s.database_url, s.ca_file.as_deref()).await?
+                {
                     done.push(format!("created database {name}"));
                 }
                 let applied = PgStore::open(&postgres(s)).await?.migrate().await?;

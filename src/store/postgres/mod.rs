@@ -63,6 +63,27 @@ fn outcomes_in_flight(opts: &PgOptions) -> usize {
     (opts.pool_size as usize / 4).max(opts.write_concurrency as usize)
 }
 
+/// The connection options `url` names, with `[tls] ca_file` as the root
+/// bundle when the URL names no `sslrootcert` (`sslmode` and `sslrootcert`
+/// in the URL are honoured as libpq does).
+fn connect_options(
+    url: &SecretString,
+    ca_file: Option<&std::path::Path>,
+) -> Result<PgConnectOptions, OpenError> {
+    // The URL may carry a password: never echo it or the parser's view of
+    // it in an error.
+    let options = PgConnectOptions::from_str(url.expose_secret())
+        .map_err(|_| OpenError::Setting {
+            key: "store.database_url",
+            reason: "is not a valid PostgreSQL URL",
+        })?
+        .application_name("hookline");
+    Ok(match ca_file {
+        Some(ca) if !url.expose_secret().contains("sslrootcert") => options.ssl_root_cert(ca),
+        _ => options,
+    })
+}
+
 /// Most writes in one group-committed statement.
 const MAX_BATCH_ROWS: usize = 128;
 
@@ -74,20 +95,7 @@ impl PgStore {
             key: "store.database_url",
             reason: "is not set",
         })?;
-        // The URL may carry a password: never echo it or the parser's view
-        // of it in an error.
-        let options = PgConnectOptions::from_str(url.expose_secret())
-            .map_err(|_| OpenError::Setting {
-                key: "store.database_url",
-                reason: "is not a valid PostgreSQL URL",
-            })?
-            .application_name("hookline");
-        // `sslmode` and `sslrootcert` in the URL are honoured as libpq does;
-        // `[tls] ca_file` is the root bundle when the URL names none.
-        let options = match &opts.ca_file {
-            Some(ca) if !url.expose_secret().contains("sslrootcert") => options.ssl_root_cert(ca),
-            _ => options,
-        };
+        let options = connect_options(url, opts.ca_file.as_deref())?;
         let pool = PgPoolOptions::new()
             .max_connections(opts.pool_size)
             // A full pool or a dead server must not hold a request longer
@@ -146,13 +154,12 @@ impl PgStore {
     /// Create the database `url` names if it does not exist, through the
     /// server's `postgres` database, when the role may. `Some(name)` when
     /// it was created.
-    pub async fn ensure_database(url: &SecretString) -> Result<Option<String>, OpenError> {
+    pub async fn ensure_database(
+        url: &SecretString,
+        ca_file: Option<&std::path::Path>,
+    ) -> Result<Option<String>, OpenError> {
         use sqlx::Connection;
-        let options =
-            PgConnectOptions::from_str(url.expose_secret()).map_err(|_| OpenError::Setting {
-                key: "store.database_url",
-                reason: "is not a valid PostgreSQL URL",
-            })?;
+        let options = connect_options(url, ca_file)?;
         let missing = match sqlx::PgConnection::connect_with(&options).await {
             Ok(conn) => {
                 let _ = conn.close().await;

@@ -48,10 +48,7 @@ impl Family for BasicParams {
         req: &UntrustedRequest<'_>,
         keys: &[&Key],
     ) -> Result<Option<i64>, VerifyError> {
-        let value = req
-            .headers
-            .first_of(&self.header)
-            .ok_or(VerifyError::MissingSignature)?;
+        let value = super::required(req, &self.header)?;
         // The scheme word is case-insensitive (RFC 7617 section 2).
         let (word, credentials) = value
             .trim()

@@ -102,20 +102,10 @@ impl Family for DigestParams {
         req: &UntrustedRequest<'_>,
         keys: &[&Key],
     ) -> Result<Option<i64>, VerifyError> {
-        let header = req
-            .headers
-            .first_of(&self.header)
-            .ok_or(VerifyError::MissingSignature)?;
+        let header = super::required(req, &self.header)?;
         let offered = mac::decode_digest(self.encoding, header.trim())
             .ok_or(VerifyError::InvalidSignature)?;
-        let timestamp = match &self.timestamp_header {
-            Some(names) => Some(
-                req.headers
-                    .first_of(names)
-                    .ok_or(VerifyError::MissingSignature)?,
-            ),
-            None => None,
-        };
+        let timestamp = super::optional(req, self.timestamp_header.as_ref())?;
         let values = Values {
             id: "",
             timestamp: timestamp.unwrap_or(""),

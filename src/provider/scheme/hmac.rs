@@ -95,25 +95,9 @@ impl Family for HmacParams {
         req: &UntrustedRequest<'_>,
         keys: &[&Key],
     ) -> Result<Option<i64>, VerifyError> {
-        let header = req
-            .headers
-            .first_of(&self.header)
-            .ok_or(VerifyError::MissingSignature)?;
-        let timestamp = match &self.timestamp_header {
-            Some(names) => Some(
-                req.headers
-                    .first_of(names)
-                    .ok_or(VerifyError::MissingSignature)?,
-            ),
-            None => None,
-        };
-        let id = match &self.id_header {
-            Some(names) => req
-                .headers
-                .first_of(names)
-                .ok_or(VerifyError::MissingSignature)?,
-            None => "",
-        };
+        let header = super::required(req, &self.header)?;
+        let timestamp = super::optional(req, self.timestamp_header.as_ref())?;
+        let id = super::optional(req, self.id_header.as_ref())?.unwrap_or("");
         let candidates: Vec<Vec<u8>> = match self.separator.as_deref() {
             Some(sep) => header.split(sep).collect(),
             None => vec![header],

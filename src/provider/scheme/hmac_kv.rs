@@ -80,10 +80,7 @@ impl Family for HmacKvParams {
         req: &UntrustedRequest<'_>,
         keys: &[&Key],
     ) -> Result<Option<i64>, VerifyError> {
-        let header = req
-            .headers
-            .first_of(&self.header)
-            .ok_or(VerifyError::MissingSignature)?;
+        let header = super::required(req, &self.header)?;
         let mut timestamp = None;
         let mut candidates = Vec::new();
         for pair in header.split(self.pair_separator.as_str()) {

@@ -109,10 +109,7 @@ impl Family for JwtParams {
         req: &UntrustedRequest<'_>,
         keys: &[&Key],
     ) -> Result<Option<i64>, VerifyError> {
-        let value = req
-            .headers
-            .first_of(&self.header)
-            .ok_or(VerifyError::MissingSignature)?;
+        let value = super::required(req, &self.header)?;
         let token = value
             .trim()
             .strip_prefix(self.prefix.as_str())

@@ -152,6 +152,26 @@ pub(crate) trait Family: std::fmt::Debug + Send + Sync {
     }
 }
 
+/// The value of the first of `names` the request carries; a request
+/// without any of them carries no signature.
+pub(crate) fn required<'r>(
+    req: &'r UntrustedRequest<'_>,
+    names: &HeaderNames,
+) -> Result<&'r str, VerifyError> {
+    req.headers
+        .first_of(names)
+        .ok_or(VerifyError::MissingSignature)
+}
+
+/// [`required`] for a header the definition may not name (a timestamp
+/// or ID header): `None` when it names none.
+pub(crate) fn optional<'r>(
+    req: &'r UntrustedRequest<'_>,
+    names: Option<&HeaderNames>,
+) -> Result<Option<&'r str>, VerifyError> {
+    names.map(|names| required(req, names)).transpose()
+}
+
 /// Why a request failed verification. Maps to 401 with the same `code`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum VerifyError {

@@ -100,18 +100,8 @@ impl PublicKeyParams {
     /// missing signature; one that does not decode, or a timestamp that
     /// does not parse, is an invalid one.
     pub(crate) fn read(&self, req: &UntrustedRequest<'_>) -> Result<Signed, VerifyError> {
-        let header = req
-            .headers
-            .first_of(&self.header)
-            .ok_or(VerifyError::MissingSignature)?;
-        let timestamp = match &self.timestamp_header {
-            Some(names) => Some(
-                req.headers
-                    .first_of(names)
-                    .ok_or(VerifyError::MissingSignature)?,
-            ),
-            None => None,
-        };
+        let header = super::required(req, &self.header)?;
+        let timestamp = super::optional(req, self.timestamp_header.as_ref())?;
         let signature = mac::decode_digest(self.encoding, header.trim())
             .ok_or(VerifyError::InvalidSignature)?;
         let values = Values {

@@ -52,10 +52,7 @@ impl Family for TokenParams {
         req: &UntrustedRequest<'_>,
         keys: &[&Key],
     ) -> Result<Option<i64>, VerifyError> {
-        let offered = req
-            .headers
-            .first_of(&self.header)
-            .ok_or(VerifyError::MissingSignature)?;
+        let offered = super::required(req, &self.header)?;
         matches_any(offered.as_bytes(), keys)
             .then_some(None)
             .ok_or(VerifyError::InvalidSignature)

@@ -104,10 +104,7 @@ impl Family for UrlHmacParams {
         req: &UntrustedRequest<'_>,
         keys: &[&Key],
     ) -> Result<Option<i64>, VerifyError> {
-        let header = req
-            .headers
-            .first_of(&self.header)
-            .ok_or(VerifyError::MissingSignature)?;
+        let header = super::required(req, &self.header)?;
         let candidate = mac::decode_digest(self.encoding, header.trim())
             .ok_or(VerifyError::InvalidSignature)?;
         let hash = self

@@ -17,7 +17,7 @@ use super::issues::{key, ConfigIssue};
 use super::names::{ProviderName, TenantName};
 use super::patterns::Globs;
 use super::DedupSettings;
-use crate::provider::{Definitions, Key, ProviderDef};
+use crate::provider::{Definitions, Key, ProviderDef, ReplayGuard};
 
 /// A configured provider route (`[providers.NAME]`, `/webhooks/NAME/...`).
 #[derive(Debug, Deserialize)]
@@ -62,6 +62,10 @@ pub struct Provider {
     /// least 1. Default one second's worth of `rate_limit` (at least 1).
     #[serde(default)]
     pub rate_burst: Option<u32>,
+    /// `replay_guard` in the file: overrides the definition's (`"body"`
+    /// adds a dedup key on the body's digest, `"none"` drops it).
+    #[serde(default, rename = "replay_guard")]
+    pub replay_guard_override: Option<ReplayGuard>,
     /// Tenants by name; at least one.
     #[serde(default, deserialize_with = "super::names::map")]
     pub tenants: BTreeMap<TenantName, Tenant>,
@@ -77,6 +81,15 @@ fn default_ack_timeout() -> Duration {
 impl Provider {
     pub fn is_critical(&self, event_type: &str) -> bool {
         self.critical.is_match(event_type)
+    }
+
+    /// Whether the body's digest is a second dedup key (see
+    /// [`ReplayGuard`]): the provider's setting, else its definition's.
+    pub fn guards_body(&self) -> bool {
+        self.replay_guard_override
+            .or(self.def.replay_guard)
+            .unwrap_or_default()
+            == ReplayGuard::Body
     }
 
     /// The rate limit in force, with its burst; `None` when unlimited.

@@ -80,6 +80,7 @@ pub(super) async fn accept(
         ClaimOutcome::Duplicate => "duplicate",
         ClaimOutcome::InProgress { .. } => "in_progress",
         ClaimOutcome::Conflict => "conflict",
+        ClaimOutcome::Replay => "replay",
     };
     state
         .metrics
@@ -93,7 +94,11 @@ pub(super) async fn accept(
             return Err(ApiError::InProgress { retry_after })
         }
         ClaimOutcome::Conflict => return conflict(store, ev).await,
+        ClaimOutcome::Replay => return replayed(ev),
     };
+    // Held until this function returns: the claim is completed or released
+    // by then (or left to its TTL if a store failed).
+    let _held = state.metrics.claims.hold();
     let handlers = crate::config::matching_handlers(
         &settings.handlers,
         ev.provider_name(),
@@ -123,13 +128,42 @@ pub(super) async fn accept(
             }
             accepted(ev, false)
         }
-        Ok(CommitOutcome::Duplicate) => accepted(ev, true),
+        Ok(CommitOutcome::Duplicate) => {
+            // The key had gone while the durable record stayed: the store
+            // rebuilt it from the record.
+            state
+                .metrics
+                .keys_repaired
+                .with_label_values(&[ev.provider_name()])
+                .inc();
+            accepted(ev, true)
+        }
         Ok(CommitOutcome::Conflict) => conflict(store, ev).await,
+        Ok(CommitOutcome::Replay) => {
+            // Redis had lost the body key; the durable record caught it.
+            state
+                .metrics
+                .dedup
+                .with_label_values(&[ev.provider_name(), "replay"])
+                .inc();
+            replayed(ev)
+        }
         // Our claim expired and another request owns the key: it will
         // answer for the event; this copy is retried.
-        Ok(CommitOutcome::NotOwner) => Err(ApiError::InProgress {
-            retry_after: Duration::from_secs(1),
-        }),
+        Ok(CommitOutcome::NotOwner) => {
+            state
+                .metrics
+                .stale_completions
+                .with_label_values(&[ev.provider_name()])
+                .inc();
+            tracing::warn!(
+                event_id = ev.event_id().as_str(),
+                "claim expired before completion (a stale owner); the provider will retry"
+            );
+            Err(ApiError::InProgress {
+                retry_after: Duration::from_secs(1),
+            })
+        }
         Err(e) => {
             // Give the key back so the provider's retry is not blocked for
             // in_progress_ttl; if that fails too, the TTL frees it.
@@ -139,6 +173,17 @@ pub(super) async fn accept(
             Err(e.into())
         }
     }
+}
+
+/// A body already accepted under another event ID (the provider signs the
+/// body but not the ID): a captured request resent under a fresh ID. It is
+/// answered as the duplicate it is, and nothing is delivered.
+fn replayed(ev: VerifiedWebhook) -> Result<Accepted, ApiError> {
+    tracing::info!(
+        event_id = ev.event_id().as_str(),
+        "body already accepted under another event ID; answered duplicate"
+    );
+    accepted(ev, true)
 }
 
 /// `ack = "handlers"`: record the deliveries, wake the workers, and wait

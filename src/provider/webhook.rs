@@ -48,6 +48,11 @@ impl VerifiedWebhook {
     pub fn content_type(&self) -> Option<&str> {
         self.content_type.as_deref()
     }
+    /// Whether the body's digest is a second dedup key for this event
+    /// (its provider signs the body but not the ID).
+    pub fn guards_body(&self) -> bool {
+        self.provider.guards_body()
+    }
     /// Whether the provider's `critical` globs select this event type.
     pub fn is_critical(&self) -> bool {
         self.provider.is_critical(&self.event_type)

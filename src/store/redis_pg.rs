@@ -91,6 +91,11 @@ impl IngestStore for RedisPg {
                 },
             );
         }
+        if ev.guards_body() && self.pg.body_recorded_elsewhere(ev).await? {
+            // Redis lost the body key; the rows still know the body.
+            self.redis.release(ev, owner).await?;
+            return Ok(CommitOutcome::Replay);
+        }
         // The row first: once it exists the event is recorded for good,
         // whatever happens to Redis afterwards.
         match self.pg.record(ev, handlers).await? {

@@ -6,6 +6,7 @@
 
 mod dedup;
 mod queue;
+mod replay;
 
 use std::path::PathBuf;
 use std::str::FromStr;

@@ -140,6 +140,7 @@ impl Workers {
     }
 
     async fn attempt(&self, d: Leased) {
+        crash_point!("after_lease");
         let attempt = d.attempts + 1;
         let started_ms = now_ms();
         let Some(handler) = self.handlers.get(d.handler.as_str()) else {
@@ -173,6 +174,9 @@ impl Workers {
             },
         )
         .await;
+        if result.status.is_some_and(|s| (200..300).contains(&s)) {
+            crash_point!("after_handler_ack");
+        }
         let age = Duration::from_millis((now_ms() - d.created_ms).max(0) as u64);
         let next = match classify(result.status, result.retry_after) {
             Verdict::Acknowledged => Next::Delivered,

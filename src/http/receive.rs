@@ -74,6 +74,7 @@ pub(super) async fn accept(
         capture.write(req, &ev).await;
     }
     let store = &state.store;
+    crash_point!("before_claim");
     let claim = store.claim(&ev, settings.dedup.in_progress_ttl).await?;
     let dedup_outcome = match claim {
         ClaimOutcome::Owned(_) => "claimed",
@@ -96,6 +97,7 @@ pub(super) async fn accept(
         ClaimOutcome::Conflict => return conflict(store, ev).await,
         ClaimOutcome::Replay => return replayed(ev),
     };
+    crash_point!("after_claim");
     // Held until this function returns: the claim is completed or released
     // by then (or left to its TTL if a store failed).
     let _held = state.metrics.claims.hold();
@@ -123,6 +125,7 @@ pub(super) async fn accept(
     }
     match store.commit(&ev, &owner, provider.window, &handlers).await {
         Ok(CommitOutcome::Accepted) => {
+            crash_point!("after_completion");
             if let (false, Some(wake)) = (handlers.is_empty(), &state.wake) {
                 wake.notify_one();
             }
@@ -199,6 +202,7 @@ async fn wait_for_acks(
     if state.store.record_pending(ev, handlers).await? == RecordOutcome::Conflict {
         return Err(ApiError::Conflict);
     }
+    crash_point!("after_delivery_record");
     if let Some(wake) = &state.wake {
         wake.notify_one();
     }

@@ -198,6 +198,7 @@ async fn serve(
         }
         Verdict::Event(ev) => {
             let accepted = receive::accept(req, state, provider, ev).await?;
+            crate::failpoint::crash_after_answer();
             // Only now is the body no longer held.
             drop(body);
             Ok(Answer::Event(accepted))

@@ -81,6 +81,7 @@ impl IngestStore for RedisPg {
                     // The handlers were given another body under this ID.
                     return self.repair(ev, owner, window, &other.digest).await;
                 }
+                crash_point!("after_delivery_record");
             }
             // Without handlers, the key is the whole record.
             return Ok(
@@ -100,6 +101,7 @@ impl IngestStore for RedisPg {
         // whatever happens to Redis afterwards.
         match self.pg.record(ev, handlers).await? {
             Recorded::Inserted => {
+                crash_point!("after_durable_insert");
                 if !self.redis.complete(ev, owner, window, own_digest).await? {
                     // Our claim expired meanwhile. The row is the durable
                     // truth: the next owner's insert finds it and answers

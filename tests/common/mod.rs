@@ -9,6 +9,7 @@
 
 pub mod backing;
 pub mod pki;
+pub mod procs;
 pub mod provider;
 pub mod raw;
 pub mod servers;

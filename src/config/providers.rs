@@ -66,6 +66,10 @@ pub struct Provider {
     /// adds a dedup key on the body's digest, `"none"` drops it).
     #[serde(default, rename = "replay_guard")]
     pub replay_guard_override: Option<ReplayGuard>,
+    /// The headers some handler of this provider's events forwards
+    /// (`forward_headers`), kept with its deliveries. Derived.
+    #[serde(skip)]
+    pub forwarded_headers: Vec<String>,
     /// Tenants by name; at least one.
     #[serde(default, deserialize_with = "super::names::map")]
     pub tenants: BTreeMap<TenantName, Tenant>,

@@ -171,6 +171,7 @@ impl Workers {
                 content_type: d.content_type.as_deref(),
                 body: &d.body,
                 attempt,
+                forwarded: &d.forward_headers,
             },
         )
         .await;

@@ -237,9 +237,9 @@ async fn insert_deliveries(
     for handler in handlers {
         sqlx::query(
             "INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type,
-                                   body, body_sha256, state, next_attempt_ms, created_ms,
-                                   updated_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $9, $9)
+                                   body, body_sha256, forward_headers, state, next_attempt_ms,
+                                   created_ms, updated_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10, 'pending', $9, $9, $9)
              ON CONFLICT (provider, tenant, event_id, handler) DO NOTHING",
         )
         .bind(ev.provider_name())
@@ -251,6 +251,7 @@ async fn insert_deliveries(
         .bind(&ev.body()[..])
         .bind(&ev.body_sha256()[..])
         .bind(now)
+        .bind(ev.forwarded_json())
         .execute(&mut **tx)
         .await
         .map_err(StoreError::sqlx("commit"))?;

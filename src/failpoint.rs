@@ -13,6 +13,21 @@ macro_rules! crash_point {
     };
 }
 
+/// A point where the request may be made to wait (`FAILPOINTS=
+/// NAME=return(MS)`), without blocking its thread: a slow store, seen from
+/// the request. Only in an async function.
+macro_rules! delay_point {
+    ($name:literal) => {
+        #[cfg(feature = "failpoints")]
+        {
+            let ms = ::fail::eval($name, |arg| arg.and_then(|a| a.parse::<u64>().ok()));
+            if let Some(Some(ms)) = ms {
+                tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+            }
+        }
+    };
+}
+
 /// Die at once, as a crash would.
 #[cfg(feature = "failpoints")]
 pub fn crash(name: &str) -> ! {

@@ -48,6 +48,9 @@ pub struct Metrics {
     /// released), for the age of the oldest.
     pub claims: Arc<ClaimsHeld>,
     oldest_claim: prometheus::Gauge,
+    /// 1 while a handler's circuit is open (this process stops calling
+    /// it; its deliveries wait), else 0: handler.
+    pub circuit_open: prometheus::IntGaugeVec,
     pending: IntGauge,
     dead: IntGauge,
 }
@@ -145,7 +148,19 @@ impl Metrics {
         registry
             .register(Box::new(oldest_claim.clone()))
             .expect("registered once");
+        let circuit_open = prometheus::IntGaugeVec::new(
+            Opts::new(
+                "circuit_open",
+                "1 while a handler's circuit is open (not called; its deliveries wait), by handler",
+            ),
+            &["handler"],
+        )
+        .expect("valid metric");
+        registry
+            .register(Box::new(circuit_open.clone()))
+            .expect("registered once");
         Metrics {
+            circuit_open,
             registry,
             requests,
             verification_failures,

@@ -240,3 +240,31 @@ matrix!(
     after_lease,
     after_handler_ack,
 );
+
+/// A request slower than `dedup.in_progress_ttl` (held at `before_commit`)
+/// loses its claim to the provider's retry: its completion is refused and
+/// counted, the retry's stands, and the event is recorded once. (On the
+/// redis store a critical event's row decides instead: the slow request
+/// finds the retry's row and is answered `duplicate`.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stale_owner_cannot_complete_and_is_counted() {
+    let mut opts = AppOptions::new(Backend::Embedded);
+    opts.in_progress_ttl = "1s";
+    let app = std::sync::Arc::new(common::spawn_app_with(opts).await);
+    fail::cfg("before_commit", "1*return(1800)->off").unwrap();
+    let w = Webhook::new("stripe", "acme", "evt_slow", "charge.succeeded", "x");
+    let slow = {
+        let (app, w) = (app.clone(), w.clone());
+        tokio::spawn(async move { app.send_json(&w).await })
+    };
+    // The slow request's claim expires after 1 s; the retry takes the key.
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    let (code, body) = app.send_json(&w).await;
+    assert_eq!((code, body["status"].as_str()), (200, Some("accepted")));
+    let (code, body) = slow.await.unwrap();
+    assert_eq!((code, body["code"].as_str()), (409, Some("in_progress")));
+    let series = r#"hookline_stale_completions_total{provider="stripe"}"#;
+    assert_eq!(app.metric(series).await, 1.0);
+    assert_eq!(app.inventory().await.processed_events, 1);
+    assert_eq!(app.send_json(&w).await.1["status"], "duplicate");
+}

@@ -123,6 +123,7 @@ pub(super) async fn accept(
             };
         }
     }
+    delay_point!("before_commit");
     match store.commit(&ev, &owner, provider.window, &handlers).await {
         Ok(CommitOutcome::Accepted) => {
             crash_point!("after_completion");

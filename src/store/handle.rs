@@ -168,8 +168,18 @@ impl Store {
         owner: &str,
         limit: u32,
         lease: Duration,
+        skip: &[&str],
     ) -> Result<Vec<Leased>, StoreError> {
-        self.bounded("lease", self.queue.lease(owner, limit, lease))
+        self.bounded("lease", self.queue.lease(owner, limit, lease, skip))
+            .await
+    }
+
+    pub async fn give_back_delivery(
+        &self,
+        delivery: &Leased,
+        owner: &str,
+    ) -> Result<(), StoreError> {
+        self.bounded("lease", self.queue.give_back(delivery, owner))
             .await
     }
 

@@ -91,13 +91,19 @@ pub trait IngestStore: Send + Sync + Debug {
 /// Deliveries waiting for their handlers, leased by workers.
 #[async_trait]
 pub trait DeliveryQueue: Send + Sync + Debug {
-    /// Lease up to `limit` due deliveries to `owner` for `lease`.
+    /// Lease up to `limit` due deliveries to `owner` for `lease`, none of
+    /// them for a handler in `skip` (full, or its circuit open).
     async fn lease(
         &self,
         owner: &str,
         limit: u32,
         lease: Duration,
+        skip: &[&str],
     ) -> Result<Vec<Leased>, StoreError>;
+
+    /// Hand a leased delivery back unattempted, due now, if `owner` still
+    /// holds it (its handler had no room for it after all).
+    async fn give_back(&self, delivery: &Leased, owner: &str) -> Result<(), StoreError>;
 
     /// Record an attempt and what follows from it, if `owner` still holds
     /// the lease; `false` when the lease was lost to another worker.

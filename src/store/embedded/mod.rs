@@ -155,8 +155,13 @@ impl DeliveryQueue for EmbeddedStore {
         owner: &str,
         limit: u32,
         lease: Duration,
+        skip: &[&str],
     ) -> Result<Vec<Leased>, StoreError> {
-        self.tables.lease(owner, limit, lease).await
+        self.tables.lease(owner, limit, lease, skip).await
+    }
+
+    async fn give_back(&self, delivery: &Leased, owner: &str) -> Result<(), StoreError> {
+        self.tables.give_back(delivery, owner).await
     }
 
     async fn finish(

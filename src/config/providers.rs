@@ -275,7 +275,12 @@ impl Tenant {
         declared: &Declared,
     ) -> Vec<ConfigIssue> {
         let mut issues = Vec::new();
-        if !declared.filled(&key(at, "secrets")) && !declared.filled(&key(at, "secrets_env")) {
+        // A handshake that hands the secret over (Asana) fills it in.
+        let learns = def.is_some_and(|d| d.handshake.as_ref().is_some_and(|h| h.stores_secret()));
+        if !learns
+            && !declared.filled(&key(at, "secrets"))
+            && !declared.filled(&key(at, "secrets_env"))
+        {
             issues.push(ConfigIssue::new(
                 at,
                 "no secrets (set secrets or secrets_env)",

@@ -163,6 +163,40 @@ impl Store {
         self.bounded("lookup", self.ingest.quarantined(key)).await
     }
 
+    pub async fn handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+    ) -> Result<Option<secrecy::SecretString>, StoreError> {
+        self.bounded("handshake", self.ingest.handshake_secret(provider, tenant))
+            .await
+    }
+
+    pub async fn keep_handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+        secret: &str,
+    ) -> Result<bool, StoreError> {
+        self.bounded(
+            "handshake",
+            self.ingest.keep_handshake_secret(provider, tenant, secret),
+        )
+        .await
+    }
+
+    pub async fn reset_handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+    ) -> Result<bool, StoreError> {
+        self.bounded(
+            "handshake",
+            self.ingest.reset_handshake_secret(provider, tenant),
+        )
+        .await
+    }
+
     pub async fn lease_deliveries(
         &self,
         owner: &str,

@@ -9,6 +9,7 @@
 use std::time::Duration;
 
 use async_trait::async_trait;
+use secrecy::SecretString;
 
 use super::postgres::{PgStore, Recorded};
 use super::redis::{short_digest, RedisDedup, DIGEST_LEN};
@@ -172,5 +173,36 @@ impl IngestStore for RedisPg {
 
     async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError> {
         self.pg.quarantined(key).await
+    }
+
+    async fn handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+    ) -> Result<Option<SecretString>, StoreError> {
+        self.pg.tables().handshake_secret(provider, tenant).await
+    }
+
+    async fn keep_handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+        secret: &str,
+    ) -> Result<bool, StoreError> {
+        self.pg
+            .tables()
+            .keep_handshake_secret(provider, tenant, secret)
+            .await
+    }
+
+    async fn reset_handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+    ) -> Result<bool, StoreError> {
+        self.pg
+            .tables()
+            .reset_handshake_secret(provider, tenant)
+            .await
     }
 }

@@ -10,6 +10,7 @@ use std::fmt::Debug;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use secrecy::SecretString;
 
 use super::delivery::{
     AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, Leased, Next, QueueDepth,
@@ -86,6 +87,30 @@ pub trait IngestStore: Send + Sync + Debug {
 
     /// The quarantined copies of one event, oldest first.
     async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError>;
+
+    /// The secret a handshake handed over for this provider and tenant.
+    async fn handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+    ) -> Result<Option<SecretString>, StoreError>;
+
+    /// Store a handed-over secret unless one is stored (first come);
+    /// whether it was.
+    async fn keep_handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+        secret: &str,
+    ) -> Result<bool, StoreError>;
+
+    /// Forget the stored secret (an operator re-arms the tenant); whether
+    /// there was one.
+    async fn reset_handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+    ) -> Result<bool, StoreError>;
 }
 
 /// Deliveries waiting for their handlers, leased by workers.

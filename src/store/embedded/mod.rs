@@ -13,6 +13,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use secrecy::SecretString;
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
@@ -145,6 +146,33 @@ impl IngestStore for EmbeddedStore {
 
     async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError> {
         self.tables.quarantined(key).await
+    }
+
+    async fn handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+    ) -> Result<Option<SecretString>, StoreError> {
+        self.tables.handshake_secret(provider, tenant).await
+    }
+
+    async fn keep_handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+        secret: &str,
+    ) -> Result<bool, StoreError> {
+        self.tables
+            .keep_handshake_secret(provider, tenant, secret)
+            .await
+    }
+
+    async fn reset_handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+    ) -> Result<bool, StoreError> {
+        self.tables.reset_handshake_secret(provider, tenant).await
     }
 }
 

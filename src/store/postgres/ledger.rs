@@ -64,6 +64,11 @@ impl PgStore {
         self.tables.quarantine(ev).await
     }
 
+    /// The shared tables, for statements written once for both dialects.
+    pub(crate) fn tables(&self) -> &crate::store::sql::Tables<sqlx::Postgres> {
+        &self.tables
+    }
+
     pub(crate) async fn ping(&self) -> Result<(), StoreError> {
         self.tables.ping().await
     }

@@ -224,6 +224,8 @@ pub enum SignError {
     MissingHeader(String),
     #[error("this key cannot sign for this scheme")]
     WrongKey,
+    #[error("only the provider signs for this scheme, with the certificate at a URL it names")]
+    ProviderOnly,
     #[error(
         "this scheme's signature or token is inside the body: put it there when you build the body"
     )]

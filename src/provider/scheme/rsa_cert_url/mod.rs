@@ -169,7 +169,7 @@ impl Family for RsaCertUrlParams {
     }
 
     fn sign(&self, _key: &Key, _input: &SignInput<'_>) -> Result<Vec<(String, String)>, SignError> {
-        Err(SignError::WrongKey)
+        Err(SignError::ProviderOnly)
     }
 
     fn needs_url(&self) -> bool {

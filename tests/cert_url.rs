@@ -13,153 +13,13 @@
 mod common;
 
 use base64::Engine as _;
-use common::pki::Pki;
-use common::sink::{Reply, Sink};
-use common::{now, spawn_app_with, AppOptions, Backend, TestApp, Webhook};
-use rsa::pkcs8::DecodePrivateKey;
+use common::cert_host::{
+    accepted, app_and_certificate_host, base, fetches, rfc3339, sns_fields, sns_signed,
+    status_and_code, vector, vectors_file, TOPIC, V2_NOTIFICATION, WEBHOOK_ID,
+};
+use common::sink::Reply;
+use common::{now, Backend, Webhook};
 use serde_json::{json, Map, Value};
-use sha2::{Digest, Sha256};
-
-const TOPIC: &str = "arn:aws:sns:us-east-1:123456789012:hookline-orders";
-const WEBHOOK_ID: &str = "1JE4291016473214C";
-/// The first case of the SNS vectors.
-const V2_NOTIFICATION: &str = "SignatureVersion 2 (RSA-SHA256) notification";
-
-fn vectors_file(kind: &str, file: &str) -> String {
-    let path = format!("{}/tests/vectors/{kind}/{file}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-/// An HTTPS sink that answers every request with `kind`'s test
-/// certificate, and an app whose `aws-sns` and `paypal` routes fetch from
-/// it. The vectors were signed in 2023: the routes' tolerance reaches back
-/// that far, so that they verify as they are.
-async fn app_and_certificate_host(backend: Backend, cert_of: &str) -> (TestApp, Sink, Pki) {
-    let pki = Pki::new();
-    let sink = Sink::start_tls(pki.server_config(false));
-    sink.always(Reply::Body(200, vectors_file(cert_of, "test-cert.pem")));
-    let mut opts = AppOptions::new(backend);
-    opts.extra = format!(
-        "[tls]\nca_file = \"{}\"\n\
-         [providers.aws-sns]\nkind = \"aws-sns\"\nfetch_hosts = [\"localhost\"]\n\
-         [providers.aws-sns.tenants.acme]\nsecrets = [\"{TOPIC}\"]\n\
-         [providers.old-sns]\nkind = \"aws-sns\"\nfetch_hosts = [\"localhost\"]\ntolerance = \"100000d\"\n\
-         [providers.old-sns.tenants.acme]\nsecrets = [\"{TOPIC}\"]\n\
-         [providers.old-sns.tenants.v1]\nsecrets = [\"{TOPIC}\"]\n\
-         [providers.paypal]\nkind = \"paypal\"\nfetch_hosts = [\"localhost\"]\ntolerance = \"100000d\"\n\
-         [providers.paypal.tenants.acme]\nsecrets = [\"{WEBHOOK_ID}\"]\n\
-         [providers.paypal.tenants.other]\nsecrets = [\"8PT597110X687430LKGECATA\"]\n",
-        pki.path("ca.pem")
-    );
-    (spawn_app_with(opts).await, sink, pki)
-}
-
-/// The sink's base URL (`https://localhost:PORT`).
-fn base(sink: &Sink) -> String {
-    sink.url.trim_end_matches("/hook").to_owned()
-}
-
-/// The requests the sink received for `path_prefix`.
-fn fetches(sink: &Sink, path_prefix: &str) -> Vec<String> {
-    sink.received()
-        .into_iter()
-        .filter(|r| r.uri.starts_with(path_prefix))
-        .map(|r| format!("{} {}", r.method, r.uri))
-        .collect()
-}
-
-/// A case of `kind`'s vectors as a request to `route`, its certificate URL
-/// replaced by `cert_url`.
-fn vector(kind: &str, name: &str, route: &str, cert_url: &str) -> Webhook {
-    let file: Value = serde_json::from_str(&vectors_file(kind, "vectors.json")).unwrap();
-    let case = file["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == name)
-        .unwrap_or_else(|| panic!("no case {name:?}"));
-    let mut headers: Vec<(String, String)> =
-        serde_json::from_value(case["headers"].clone()).unwrap();
-    let mut body = case["body"].as_str().unwrap().to_owned();
-    if kind == "paypal" {
-        for (k, v) in &mut headers {
-            if k.eq_ignore_ascii_case("PAYPAL-CERT-URL") {
-                *v = cert_url.to_owned();
-            }
-        }
-    } else {
-        let mut msg: Map<String, Value> = serde_json::from_str(&body).unwrap();
-        msg.insert("SigningCertURL".into(), cert_url.into());
-        body = serde_json::to_string(&msg).unwrap();
-    }
-    Webhook {
-        path: format!("/webhooks/{route}/acme"),
-        headers,
-        body: body.into_bytes(),
-    }
-}
-
-/// An SNS message signed now with the vectors' test key, as SNS signs it
-/// (SignatureVersion 2, SHA256withRSA): `Key\nvalue\n` for each signed key
-/// the message has, in the order of sns-validator's list (a notification
-/// has no `SubscribeURL` or `Token`, a confirmation no `Subject`).
-fn sns_signed(mut msg: Map<String, Value>, cert_url: &str) -> Webhook {
-    let text: String = [
-        "Message",
-        "MessageId",
-        "Subject",
-        "SubscribeURL",
-        "Timestamp",
-        "Token",
-        "TopicArn",
-        "Type",
-    ]
-    .iter()
-    .filter_map(|k| Some(format!("{k}\n{}\n", msg.get(*k)?.as_str()?)))
-    .collect();
-    let key = rsa::RsaPrivateKey::from_pkcs8_pem(&vectors_file("aws-sns", "test-key.pem")).unwrap();
-    let signature = key
-        .sign(
-            rsa::Pkcs1v15Sign::new::<Sha256>(),
-            &Sha256::digest(text.as_bytes()),
-        )
-        .unwrap();
-    let b64 = base64::engine::general_purpose::STANDARD;
-    msg.insert("SignatureVersion".into(), "2".into());
-    msg.insert("Signature".into(), b64.encode(signature).into());
-    msg.insert("SigningCertURL".into(), cert_url.into());
-    Webhook {
-        path: "/webhooks/aws-sns/acme".into(),
-        headers: vec![("Content-Type".into(), "text/plain; charset=UTF-8".into())],
-        body: serde_json::to_vec(&msg).unwrap(),
-    }
-}
-
-fn sns_fields(fields: Value) -> Map<String, Value> {
-    fields.as_object().unwrap().clone()
-}
-
-fn rfc3339(unix: i64) -> String {
-    chrono::DateTime::from_timestamp(unix, 0)
-        .unwrap()
-        .to_rfc3339()
-}
-
-/// Send `w`, which must be accepted as a new event; the answer.
-async fn accepted(app: &TestApp, w: &Webhook) -> Value {
-    let (status, body) = app.send_json(w).await;
-    assert_eq!(
-        (status, body["status"].as_str()),
-        (200, Some("accepted")),
-        "{body}"
-    );
-    body
-}
-
-async fn status_and_code(app: &TestApp, w: &Webhook) -> (u16, String) {
-    let (status, body) = app.send_json(w).await;
-    (status, body["code"].as_str().unwrap_or_default().to_owned())
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sns_vectors_verify_with_a_certificate_fetched_once() {
@@ -429,4 +289,35 @@ async fn malformed_requests_are_401_and_fetch_nothing() {
         assert_eq!(status, 401, "{drop} {replace:?}: {code}");
     }
     assert!(sink.received().is_empty(), "{:?}", fetches(&sink, "/"));
+}
+
+/// What an operator can get wrong is a configuration error naming the key:
+/// a secret that is no topic ARN, `fetch_hosts` that allow too much or on a
+/// kind that fetches nothing.
+#[test]
+fn check_config_names_what_is_wrong() {
+    let problems = |provider: &str| {
+        let text = format!("[store]\nkind = \"embedded\"\n{provider}");
+        match hookline::config::from_toml_str("t.toml", &text) {
+            Ok(_) => String::new(),
+            Err(e) => e.to_string(),
+        }
+    };
+    let err = problems(
+        "[providers.sns]\nkind = \"aws-sns\"\n[providers.sns.tenants.t]\nsecrets = [\"orders\"]\n",
+    );
+    assert!(err.contains("providers.sns.tenants.t.secrets[0]"), "{err}");
+    assert!(
+        err.contains("topic ARN") && !err.contains("\"orders\""),
+        "{err}"
+    );
+    let err = problems(&format!("[providers.sns]\nkind = \"aws-sns\"\nfetch_hosts = [\"*.com\"]\n[providers.sns.tenants.t]\nsecrets = [\"{TOPIC}\"]\n"));
+    assert!(err.contains("providers.sns.fetch_hosts"), "{err}");
+    let err = problems("[providers.gh]\nkind = \"github\"\nfetch_hosts = [\"localhost\"]\n[providers.gh.tenants.t]\nsecrets = [\"s\"]\n");
+    assert!(
+        err.contains("providers.gh.fetch_hosts") && err.contains("fetches nothing"),
+        "{err}"
+    );
+    let ok = problems(&format!("[providers.pp]\nkind = \"paypal\"\n[providers.pp.tenants.t]\nsecrets = [\"{WEBHOOK_ID}\"]\n"));
+    assert_eq!(ok, "");
 }

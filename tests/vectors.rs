@@ -16,7 +16,7 @@ use base64::Engine as _;
 use bytes::Bytes;
 use hookline::config::Settings;
 use hookline::provider::{
-    certificate_to_fetch, verify_request, Definitions, FetchUrl, Key, Rejection, TenantState,
+    certificate_to_fetch, verify_request, Definitions, Key, Rejection, TenantState,
     UntrustedRequest, Verdict, VerifyError,
 };
 use secrecy::SecretString;
@@ -32,10 +32,9 @@ struct VectorFile {
     cases: Vec<Case>,
     #[serde(default)]
     handshakes: Option<Vec<HandshakeCase>>,
-    /// Certificates by URL, for schemes that fetch one (RSA: AWS SNS,
-    /// PayPal). See [`certificate`].
+    /// Certificates by URL, for schemes that fetch one (see [`verify`]).
     #[serde(default)]
-    certs: BTreeMap<String, String>,
+    certs: Certs,
 }
 
 #[derive(Deserialize)]
@@ -318,10 +317,8 @@ fn settings(kind: &str, secrets: &[String], tolerance: Option<u64>) -> Result<Se
     hookline::config::from_toml_str("vectors.toml", &text).map_err(|e| format!("config: {e}"))
 }
 
-/// The case's request through `verify_request`, received at `now`, as the
-/// HTTP layer does it: first `certificate_to_fetch`, whose refusal is the
-/// verdict (nothing is fetched), then the certificate it names, served
-/// from the vectors' `certs`.
+/// The case's request, received at `now`, as the HTTP layer verifies it:
+/// `certificate_to_fetch` (whose refusal is the verdict), `verify_request`.
 fn verify(
     settings: &Settings,
     req: &Request,
@@ -350,7 +347,13 @@ fn verify(
     let certificate = match certificate_to_fetch(provider, tenant, &untrusted) {
         Err(refused) => return Ok(Err(refused)),
         Ok(None) => None,
-        Ok(Some(url)) => Some(certificate(certs, url)?),
+        // Served as the provider's host would serve it; a URL the vectors'
+        // certs do not carry fails the case, and is never fetched.
+        Ok(Some(url)) => {
+            let pem = (certs.get(url.as_str()))
+                .ok_or_else(|| format!("would fetch {url}, which certs does not carry"))?;
+            Some(Key::certificate(url, pem.as_bytes()).map_err(|e| format!("certs: {e}"))?)
+        }
     };
     let state = TenantState {
         verify_token,
@@ -362,17 +365,6 @@ fn verify(
 
 /// Certificates by URL, as a vector file carries them.
 type Certs = BTreeMap<String, String>;
-
-/// The certificate at `url`, served from the vectors' `certs` as the
-/// provider's host would serve it: a URL they do not carry is a failure,
-/// never a fetch.
-fn certificate(certs: &Certs, url: FetchUrl) -> Result<Key, String> {
-    let pem = certs
-        .get(url.as_str())
-        .ok_or_else(|| format!("would fetch {url}, which the vectors' certs do not carry"))?;
-    let at = url.to_string();
-    Key::certificate(url, pem.as_bytes()).map_err(|e| format!("certs[{at:?}]: {e}"))
-}
 
 fn describe(r: &Result<Verdict, Rejection>) -> String {
     match r {

@@ -110,15 +110,12 @@ pub fn certificate_to_fetch(
     tenant: &Tenant,
     req: &UntrustedRequest<'_>,
 ) -> Result<Option<FetchUrl>, Rejection> {
-    if req.method != "POST" {
+    let family = provider.def.signature.family();
+    if req.method != "POST" || !family.fetches() {
         return Ok(None);
     }
     let keys: Vec<&Key> = tenant.keys.iter().collect();
-    let needed = provider
-        .def
-        .signature
-        .family()
-        .certificate(req, &keys, &provider.fetch_hosts)?;
+    let needed = family.certificate(req, &keys, &provider.fetch_hosts)?;
     let Some(needed) = needed else {
         return Ok(None);
     };

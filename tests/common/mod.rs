@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 pub mod backing;
+pub mod cert_host;
 pub mod pki;
 pub mod procs;
 pub mod provider;
@@ -384,20 +385,6 @@ impl TestApp {
 
     pub async fn inventory(&self) -> Inventory {
         self.store.inventory().await.expect("inventory")
-    }
-
-    /// Nothing was recorded: no dedup key, no row, no delivery (what a
-    /// handshake or a refused request leaves), after a moment for anything
-    /// in flight.
-    pub async fn assert_nothing_recorded(&self) {
-        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-        assert_eq!(self.inventory().await, Default::default());
-        let deliveries = self
-            .store
-            .list_deliveries(&hookline::store::delivery::DeliveryFilter::default())
-            .await
-            .unwrap();
-        assert!(deliveries.is_empty(), "{deliveries:?}");
     }
 }
 

@@ -7,6 +7,8 @@
 //! - `body`, `budget`, `rate`, `external_url`: what the webhook route
 //!   needs before verification (capped body reads, the buffer cap, ingest
 //!   rate limits, the URL the provider called);
+//! - `fetch`: what a request makes hookline fetch (a provider's signing
+//!   certificate, cached; SNS's `SubscribeURL`);
 //! - `ops`: `/healthz`, `/readyz`, `/metrics` and every unknown route;
 //! - `admin`: `/admin`, when `admin.token` is set;
 //! - `problem`: [`ApiError`], every answer that is not a success.
@@ -15,6 +17,7 @@ mod admin;
 mod body;
 pub mod budget;
 mod external_url;
+pub mod fetch;
 mod handshake;
 mod ops;
 pub mod problem;
@@ -31,6 +34,7 @@ use actix_web::{web, App, HttpServer};
 use tokio::sync::Notify;
 
 pub use self::budget::BufferBudget;
+pub use self::fetch::Fetcher;
 pub use self::problem::{reason_phrase, ApiError};
 pub use self::rate::RateLimits;
 use crate::capture::CaptureWriter;
@@ -57,6 +61,8 @@ pub struct AppState {
     pub budget: Arc<BufferBudget>,
     /// One bucket per provider+tenant with a `rate_limit`.
     pub rates: RateLimits,
+    /// Fetches signing certificates (cached) and confirmation URLs.
+    pub fetcher: Fetcher,
 }
 
 impl AppState {
@@ -65,6 +71,7 @@ impl AppState {
         store: Store,
         wake: Option<Arc<Notify>>,
         metrics: Arc<Metrics>,
+        fetcher: Fetcher,
     ) -> Self {
         AppState {
             capture: settings
@@ -73,6 +80,7 @@ impl AppState {
                 .map(|c| CaptureWriter::new(c.dir.clone())),
             budget: BufferBudget::new(settings.server.max_buffered_bytes),
             rates: RateLimits::new(&settings),
+            fetcher,
             settings,
             store,
             wake,

@@ -33,6 +33,9 @@ pub struct Metrics {
     pub buffered_bytes: IntGauge,
     pending: IntGauge,
     dead: IntGauge,
+    /// The last hour of requests and delivery attempts per minute, for the
+    /// console's overview (counted with `requests` and `deliveries`).
+    pub recent: crate::console::Recent,
 }
 
 impl Metrics {
@@ -123,6 +126,7 @@ impl Metrics {
             buffered_bytes,
             pending,
             dead,
+            recent: crate::console::Recent::new(),
         }
     }
 

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::delivery::{
-    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, Leased, Next, QueueDepth,
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
+    QueueDepth,
 };
 use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
@@ -205,5 +206,13 @@ impl Store {
 
     pub async fn queue_depth(&self) -> Result<QueueDepth, StoreError> {
         self.bounded("depth", self.queue.depth()).await
+    }
+
+    pub async fn count_deliveries(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
+        self.bounded("count", self.queue.count(filter)).await
+    }
+
+    pub async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
+        self.bounded("depth", self.queue.depth_by_handler()).await
     }
 }

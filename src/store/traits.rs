@@ -12,7 +12,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 
 use super::delivery::{
-    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, Leased, Next, QueueDepth,
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
+    QueueDepth,
 };
 use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
@@ -121,4 +122,10 @@ pub trait DeliveryQueue: Send + Sync + Debug {
 
     /// Pending and dead deliveries.
     async fn depth(&self) -> Result<QueueDepth, StoreError>;
+
+    /// How many deliveries match `filter` (its limit and order ignored).
+    async fn count(&self, filter: &DeliveryFilter) -> Result<u64, StoreError>;
+
+    /// Pending and dead deliveries per handler that has any.
+    async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError>;
 }

@@ -18,7 +18,8 @@ use sqlx::sqlite::{
 use sqlx::Sqlite;
 
 use super::delivery::{
-    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, Leased, Next, QueueDepth,
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
+    QueueDepth,
 };
 use super::sql::Tables;
 use super::types::{
@@ -182,5 +183,13 @@ impl DeliveryQueue for EmbeddedStore {
 
     async fn depth(&self) -> Result<QueueDepth, StoreError> {
         self.tables.depth().await
+    }
+
+    async fn count(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
+        self.tables.count(filter).await
+    }
+
+    async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
+        self.tables.depth_by_handler().await
     }
 }

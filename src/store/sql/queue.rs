@@ -9,11 +9,25 @@ use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
 use super::{Dialect, Tables};
 use crate::store::delivery::{
-    AttemptRow, AttemptView, DeliveryFilter, DeliveryRow, DeliveryView, Leased, LeasedRow,
-    QueueDepth, DELIVERY_COLUMNS, LEASED_COLUMNS,
+    AttemptRow, AttemptView, DeliveryFilter, DeliveryRow, DeliveryView, HandlerCounts,
+    HandlerDepth, Leased, LeasedRow, QueueDepth, DELIVERY_COLUMNS, LEASED_COLUMNS,
 };
 use crate::store::types::ms;
 use crate::store::StoreError;
+
+/// Bind a filter's values to a query (`query_as` or `query`), in order.
+macro_rules! bind {
+    ($query:expr, $params:expr) => {{
+        let mut query = $query;
+        for p in $params {
+            query = match p {
+                Param::Int(v) => query.bind(v),
+                Param::Text(v) => query.bind(v),
+            };
+        }
+        query
+    }};
+}
 
 impl<DB> Tables<DB>
 where
@@ -25,6 +39,7 @@ where
     DeliveryRow: for<'r> FromRow<'r, DB::Row>,
     LeasedRow: for<'r> FromRow<'r, DB::Row>,
     AttemptRow: for<'r> FromRow<'r, DB::Row>,
+    HandlerCounts: for<'r> FromRow<'r, DB::Row>,
     (i64, i64): for<'r> FromRow<'r, DB::Row>,
 {
     /// Lease up to `limit` due deliveries to `owner` for `lease`.
@@ -64,19 +79,16 @@ where
 
     pub(crate) async fn list(&self, f: &DeliveryFilter) -> Result<Vec<DeliveryView>, StoreError> {
         let (conditions, params) = filter(f);
+        // Newest first walks the primary key backwards: with `before_id`
+        // as the cursor, each page is an index range scan (keyset
+        // pagination), however deep.
         let statement = format!(
             "SELECT {DELIVERY_COLUMNS} FROM delivery WHERE TRUE{conditions}
-             ORDER BY id LIMIT ${}",
+             ORDER BY id {} LIMIT ${}",
+            if f.newest_first { "DESC" } else { "ASC" },
             params.len() + 1
         );
-        let mut query = sqlx::query_as::<DB, DeliveryRow>(&statement);
-        for p in params {
-            query = match p {
-                Param::Int(v) => query.bind(v),
-                Param::Text(v) => query.bind(v),
-            };
-        }
-        let rows = query
+        let rows = bind!(sqlx::query_as::<DB, DeliveryRow>(&statement), params)
             .bind(i64::from(f.limit.unwrap_or(100)))
             .fetch_all(&self.pool)
             .await
@@ -108,14 +120,7 @@ where
              {conditions}",
             now = DB::NOW_MS,
         );
-        let mut query = sqlx::query::<DB>(&statement);
-        for p in params {
-            query = match p {
-                Param::Int(v) => query.bind(v),
-                Param::Text(v) => query.bind(v),
-            };
-        }
-        let done = query
+        let done = bind!(sqlx::query::<DB>(&statement), params)
             .execute(&self.pool)
             .await
             .map_err(StoreError::sqlx("requeue"))?;
@@ -136,6 +141,31 @@ where
             dead: dead as u64,
         })
     }
+
+    pub(crate) async fn count(&self, f: &DeliveryFilter) -> Result<u64, StoreError> {
+        let (conditions, params) = filter(f);
+        // The second column only fits the row type the bounds already name.
+        let statement =
+            format!("SELECT COUNT(*), CAST(0 AS BIGINT) FROM delivery WHERE TRUE{conditions}");
+        let (n, _): (i64, i64) = bind!(sqlx::query_as::<DB, (i64, i64)>(&statement), params)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(StoreError::sqlx("count"))?;
+        Ok(n as u64)
+    }
+
+    pub(crate) async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
+        let rows: Vec<HandlerCounts> = sqlx::query_as(
+            "SELECT handler,
+                    COUNT(*) FILTER (WHERE state = 'pending') AS pending,
+                    COUNT(*) FILTER (WHERE state = 'dead') AS dead
+             FROM delivery WHERE state <> 'delivered' GROUP BY handler ORDER BY handler",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(StoreError::sqlx("depth"))?;
+        Ok(rows.into_iter().map(HandlerDepth::from).collect())
+    }
 }
 
 /// A value a filter binds.
@@ -149,24 +179,34 @@ enum Param<'a> {
 fn filter(f: &DeliveryFilter) -> (String, Vec<Param<'_>>) {
     let mut params = Vec::new();
     if let Some(id) = f.id {
-        params.push(("id", Param::Int(id)));
+        params.push(("id =", Param::Int(id)));
     }
     if let Some(s) = f.state {
-        params.push(("state", Param::Text(s.as_str())));
+        params.push(("state =", Param::Text(s.as_str())));
     }
     for (col, v) in [
-        ("provider", &f.provider),
-        ("tenant", &f.tenant),
-        ("handler", &f.handler),
-        ("event_id", &f.event_id),
+        ("provider =", &f.provider),
+        ("tenant =", &f.tenant),
+        ("handler =", &f.handler),
+        ("event_id =", &f.event_id),
+        ("event_type =", &f.event_type),
     ] {
         if let Some(v) = v {
             params.push((col, Param::Text(v.as_str())));
         }
     }
+    for (col, v) in [
+        ("created_ms >=", f.since_ms),
+        ("created_ms <", f.until_ms),
+        ("id <", f.before_id),
+    ] {
+        if let Some(v) = v {
+            params.push((col, Param::Int(v)));
+        }
+    }
     let conditions = (1..)
         .zip(&params)
-        .map(|(n, (col, _))| format!(" AND {col} = ${n}"))
+        .map(|(n, (col, _))| format!(" AND {col} ${n}"))
         .collect();
     (conditions, params.into_iter().map(|(_, p)| p).collect())
 }

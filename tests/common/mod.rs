@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 pub mod backing;
+pub mod console;
 pub mod pki;
 pub mod provider;
 pub mod raw;

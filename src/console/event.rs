@@ -87,7 +87,7 @@ fn verdict(report: &EventReport) -> Markup {
     let arrived = report
         .processed_event
         .as_ref()
-        .map(|p| p.received_at.to_rfc3339())
+        .map(|p| time(&p.received_at))
         .or_else(|| {
             report
                 .deliveries
@@ -106,8 +106,8 @@ fn verdict(report: &EventReport) -> Markup {
             dt { "Dedup key" } dd {
                 @match report.dedup {
                     DedupRecord::Absent => "absent (expired or released)",
-                    DedupRecord::InProgress { kept_until } => { "in progress until " (kept_until.to_rfc3339()) }
-                    DedupRecord::Completed { kept_until } => { "completed; duplicates until " (kept_until.to_rfc3339()) }
+                    DedupRecord::InProgress { kept_until } => { "in progress until " (time(&kept_until)) }
+                    DedupRecord::Completed { kept_until } => { "completed; duplicates until " (time(&kept_until)) }
                 }
             }
             @if let Some(p) = &report.processed_event {
@@ -116,6 +116,11 @@ fn verdict(report: &EventReport) -> Markup {
             }
         }
     }
+}
+
+/// A time as the delivery views show theirs (RFC 3339, milliseconds, Z).
+fn time(t: &chrono::DateTime<chrono::Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
 fn body_view(body: Option<&[u8]>, href: &str) -> Markup {
@@ -189,7 +194,7 @@ fn quarantined(report: &EventReport) -> Markup {
                     tr {
                         td { (q.copies) } td { (q.event_type) } td { (q.body.len()) }
                         td { code { (hex::encode(&q.body_sha256)) } }
-                        td { (q.first_seen_at.to_rfc3339()) } td { (q.last_seen_at.to_rfc3339()) }
+                        td { (time(&q.first_seen_at)) } td { (time(&q.last_seen_at)) }
                     }
                 }
             }

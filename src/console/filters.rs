@@ -168,9 +168,10 @@ impl Filters {
         html! {
             form.filters method="get" action=(action) aria-label="Filters" {
                 @for name in TEXT_FIELDS {
+                    @let time = matches!(*name, "since" | "until");
                     label {
-                        (name.replace('_', " "))
-                        input type=(if name.starts_with("since") || name.starts_with("until") { "datetime-local" } else { "text" })
+                        (name.replace('_', " ")) @if time { " (UTC)" }
+                        input type=(if time { "datetime-local" } else { "text" })
                             name=(name) value=(self.text(name).unwrap_or(""));
                     }
                 }

@@ -110,7 +110,9 @@ async fn guard(
         (header::CONTENT_SECURITY_POLICY, CSP),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         (header::X_FRAME_OPTIONS, "DENY"),
-        (header::REFERRER_POLICY, "no-referrer"),
+        // Not `no-referrer`: with it browsers send `Origin: null` on a
+        // form POST, and the Origin check needs the real one.
+        (header::REFERRER_POLICY, "same-origin"),
     ] {
         headers.insert(name, HeaderValue::from_static(value));
     }

@@ -29,6 +29,7 @@ pub fn frame(title: &str, section: &str, csrf: Option<&str>, content: Markup) ->
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { (title) " · hookline" }
+                link rel="icon" href="/console/assets/icon.svg" type="image/svg+xml";
                 link rel="stylesheet" href="/console/assets/console.css";
                 script src="/console/assets/console.js" defer {}
             }

@@ -243,6 +243,31 @@ async fn an_operator_finds_an_event_sees_its_attempts_and_replays_dead_letters(b
     assert!(live.contains("billing attempts"), "{live}");
 }
 
+async fn with_captures_on_the_event_page_shows_its_headers_redacted(backend: Backend) {
+    let sink = Sink::start(vec![]);
+    let captures = tempfile::tempdir().unwrap();
+    let extra = format!("[capture]\ndir = \"{}\"\n", captures.path().display());
+    let app = console_app(backend, &sink, &extra).await;
+    let mut w = Webhook::new("stripe", "acme", "evt_h1", "charge.succeeded", "a");
+    w.headers
+        .push(("Authorization".into(), "Bearer do-not-show-me".into()));
+    assert_eq!(app.send_json(&w).await.0, 200);
+    let op = Operator::sign_in(&app).await;
+    let (status, page) = op.get("/console/events/stripe/acme/evt_h1").await;
+    assert_eq!(status, 200, "{page}");
+    let signature = w
+        .headers
+        .iter()
+        .find(|(k, _)| k == "Stripe-Signature")
+        .unwrap();
+    assert!(page.contains(&signature.1), "the signature header: {page}");
+    assert!(page.contains("[redacted]"), "{page}");
+    assert!(
+        !page.contains("do-not-show-me"),
+        "a credential shown: {page}"
+    );
+}
+
 async fn behind_https_the_cookie_is_secure(backend: Backend) {
     let mut opts = common::AppOptions::new(backend);
     opts.server_extra = "public_url = \"https://hooks.example.com\"".into();
@@ -258,5 +283,6 @@ backend_tests!(
     sign_in_hands_out_a_strict_session_cookie_and_sign_out_ends_it,
     pages_carry_a_strict_policy_and_never_the_token,
     an_operator_finds_an_event_sees_its_attempts_and_replays_dead_letters,
+    with_captures_on_the_event_page_shows_its_headers_redacted,
     behind_https_the_cookie_is_secure,
 );

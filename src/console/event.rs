@@ -53,6 +53,7 @@ pub async fn page(
             .map(|row| row.body),
         None => None,
     };
+    let headers = super::headers::section(&state, &event).await;
     let href = event_href(&event.provider, &event.tenant, &event.event_id);
     let content = html! {
         h1 { "Event " code { (event.event_id) } }
@@ -62,7 +63,7 @@ pub async fn page(
         }
         (verdict(&report))
         h2 { "Headers" }
-        p.muted { "Request headers are not stored with events. With " code { "[capture] dir" } " set, each verified request's headers are kept in its capture file, secret-bearing headers redacted." }
+        (headers)
         h2 { "Body" }
         (body_view(body.as_deref(), &href))
         h2 { "Deliveries" }

@@ -5,7 +5,8 @@
 //! - `session`: sign-in sessions, the cookie, CSRF checks;
 //! - `sign_in`: the sign-in and sign-out forms;
 //! - `overview`, `chart`, `recent`: the live last hour, drawn as SVG;
-//! - `events`, `event`: the event list and one event's page;
+//! - `events`, `event`, `headers`: the event list and one event's page
+//!   (its headers from its capture files, when captures are on);
 //! - `dead_letters`: list and replay;
 //! - `page`: the frame every page shares, and [`page::Failure`].
 //!
@@ -19,6 +20,7 @@ mod dead_letters;
 mod event;
 mod events;
 mod filters;
+mod headers;
 mod overview;
 pub mod page;
 pub mod recent;

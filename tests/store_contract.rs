@@ -329,6 +329,73 @@ async fn leases_finish_and_a_lost_lease_cannot_finish(backend: Backend) {
     assert_eq!((again.len(), again[0].attempts), (1, 0));
 }
 
+async fn deliveries_list_newest_first_by_keyset_and_are_counted(backend: Backend) {
+    let s = open_store(backend).await;
+    for n in 0..5 {
+        let event_type = if n % 2 == 0 {
+            PLAIN_TYPE
+        } else {
+            CRITICAL_TYPE
+        };
+        let ev = s.event(&format!("evt_page_{n}"), event_type, "body");
+        let owner = owned(&s, &ev, TTL).await;
+        let outcome = s
+            .store
+            .ingest()
+            .commit(&ev, &owner, WINDOW, &["h1", "h2"])
+            .await
+            .unwrap();
+        assert_eq!(outcome, CommitOutcome::Accepted);
+    }
+    let queue = s.store.queue();
+    let mut page = DeliveryFilter {
+        newest_first: true,
+        limit: Some(4),
+        ..Default::default()
+    };
+    let mut seen = Vec::new();
+    loop {
+        let rows = queue.list(&page).await.unwrap();
+        if rows.is_empty() {
+            break;
+        }
+        assert!(rows.len() <= 4);
+        page.before_id = rows.last().map(|d| d.id);
+        seen.extend(rows);
+    }
+    let ids: Vec<i64> = seen.iter().map(|d| d.id).collect();
+    let mut descending = ids.clone();
+    descending.sort_unstable_by(|a, b| b.cmp(a));
+    assert_eq!(ids, descending, "newest first, no row twice");
+    assert_eq!(ids.len(), 10, "every page together is every row");
+    assert_eq!(seen[0].event_id, "evt_page_4", "the newest first");
+
+    let count = |f: DeliveryFilter| async move { queue.count(&f).await.unwrap() };
+    assert_eq!(count(DeliveryFilter::default()).await, 10);
+    let plain = DeliveryFilter {
+        event_type: Some(PLAIN_TYPE.into()),
+        handler: Some("h1".into()),
+        ..Default::default()
+    };
+    assert_eq!(count(plain).await, 3);
+    let future = DeliveryFilter {
+        since_ms: Some(Utc::now().timestamp_millis() + 60_000),
+        ..Default::default()
+    };
+    assert_eq!(count(future).await, 0);
+    let past = DeliveryFilter {
+        until_ms: Some(Utc::now().timestamp_millis() + 60_000),
+        ..Default::default()
+    };
+    assert_eq!(count(past).await, 10);
+    let depth = queue.depth_by_handler().await.unwrap();
+    let pending: Vec<(&str, u64)> = depth
+        .iter()
+        .map(|h| (h.handler.as_str(), h.depth.pending))
+        .collect();
+    assert_eq!(pending, [("h1", 5), ("h2", 5)]);
+}
+
 async fn input_the_store_cannot_hold_is_never_an_outage(backend: Backend) {
     let s = open_store(backend).await;
     let ingest = s.store.ingest();
@@ -359,5 +426,6 @@ backend_tests!(
     a_released_claim_is_free_again_and_records_nothing,
     pending_deliveries_outlive_a_released_claim_with_their_body,
     leases_finish_and_a_lost_lease_cannot_finish,
+    deliveries_list_newest_first_by_keyset_and_are_counted,
     input_the_store_cannot_hold_is_never_an_outage,
 );

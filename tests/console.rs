@@ -10,7 +10,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::console::{console_app, set_cookie, Operator, TOKEN};
+use common::console::{console_app, console_app_critical, set_cookie, Operator, TOKEN};
 use common::sink::{Reply, Sink};
 use common::{spawn_app, Backend, TestApp, Webhook};
 use hookline::store::delivery::{DeliveryFilter, DeliveryState};
@@ -268,6 +268,28 @@ async fn with_captures_on_the_event_page_shows_its_headers_redacted(backend: Bac
     );
 }
 
+async fn a_non_critical_event_shows_the_body_its_delivery_carries(backend: Backend) {
+    let sink = Sink::start(vec![]);
+    let app = console_app_critical(backend, &sink, "", "[]").await;
+    let w = Webhook::new("stripe", "acme", "evt_nc", "customer.created", "plain-salt");
+    assert_eq!(app.send_json(&w).await.0, 200);
+    let op = Operator::sign_in(&app).await;
+    let (status, page) = op.get("/console/events/stripe/acme/evt_nc").await;
+    assert_eq!(status, 200, "{page}");
+    assert!(
+        !page.contains("processed_event row"),
+        "not critical: {page}"
+    );
+    assert!(
+        page.contains("plain-salt"),
+        "the body, pretty-printed: {page}"
+    );
+    let res = op.get_raw("/console/events/stripe/acme/evt_nc/body").await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "application/octet-stream");
+    assert_eq!(res.bytes().await.unwrap(), w.body, "the bytes as received");
+}
+
 async fn behind_https_the_cookie_is_secure(backend: Backend) {
     let mut opts = common::AppOptions::new(backend);
     opts.server_extra = "public_url = \"https://hooks.example.com\"".into();
@@ -284,5 +306,6 @@ backend_tests!(
     pages_carry_a_strict_policy_and_never_the_token,
     an_operator_finds_an_event_sees_its_attempts_and_replays_dead_letters,
     with_captures_on_the_event_page_shows_its_headers_redacted,
+    a_non_critical_event_shows_the_body_its_delivery_carries,
     behind_https_the_cookie_is_secure,
 );

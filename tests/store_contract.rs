@@ -369,6 +369,13 @@ async fn deliveries_list_newest_first_by_keyset_and_are_counted(backend: Backend
     assert_eq!(ids, descending, "newest first, no row twice");
     assert_eq!(ids.len(), 10, "every page together is every row");
     assert_eq!(seen[0].event_id, "evt_page_4", "the newest first");
+    let payload = queue.payload(seen[0].id).await.unwrap().unwrap();
+    assert_eq!(payload.event_id, "evt_page_4");
+    assert_eq!(
+        payload.body,
+        s.event("evt_page_4", PLAIN_TYPE, "body").body().clone()
+    );
+    assert!(queue.payload(-1).await.unwrap().is_none());
 
     let count = |f: DeliveryFilter| async move { queue.count(&f).await.unwrap() };
     assert_eq!(count(DeliveryFilter::default()).await, 10);

@@ -45,14 +45,7 @@ pub async fn page(
         .event_report(&event.provider, &event.tenant, &event.event_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no record of {event}")))?;
-    let body = match &report.processed_event {
-        Some(_) => state
-            .store
-            .processed_event(&event.provider, &event.tenant, &event.event_id)
-            .await?
-            .map(|row| row.body),
-        None => None,
-    };
+    let body = body_of(&state, &event, &report).await?;
     let headers = super::headers::section(&state, &event).await;
     let href = event_href(&event.provider, &event.tenant, &event.event_id);
     let content = html! {
@@ -82,6 +75,30 @@ pub async fn page(
         StatusCode::OK,
         frame(&event.event_id, "Events", Some(&auth.0.csrf), content),
     ))
+}
+
+/// The event's body: its `processed_event` row's (critical events), else
+/// the one its first delivery carries; `None` when neither keeps it.
+async fn body_of(
+    state: &AppState,
+    event: &EventRef,
+    report: &EventReport,
+) -> Result<Option<Vec<u8>>, Failure> {
+    if report.processed_event.is_some() {
+        let row = state
+            .store
+            .processed_event(&event.provider, &event.tenant, &event.event_id)
+            .await?;
+        return Ok(row.map(|r| r.body));
+    }
+    match report.deliveries.first() {
+        Some(d) => Ok(state
+            .store
+            .delivery_payload(d.delivery.id)
+            .await?
+            .map(|p| p.body.to_vec())),
+        None => Ok(None),
+    }
 }
 
 fn verdict(report: &EventReport) -> Markup {
@@ -126,7 +143,7 @@ fn time(t: &chrono::DateTime<chrono::Utc>) -> String {
 
 fn body_view(body: Option<&[u8]>, href: &str) -> Markup {
     let Some(body) = body else {
-        return html! { p.muted { "The body is kept for critical events (the provider's " code { "critical" } " globs); this one is not." } };
+        return html! { p.muted { "Not kept: the body is kept for critical events (the provider's " code { "critical" } " globs) and with deliveries, and this event has neither." } };
     };
     let pretty = serde_json::from_slice::<serde_json::Value>(body)
         .ok()
@@ -211,18 +228,22 @@ pub async fn body(
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, Failure> {
     let event = event_ref(&path)?;
-    let row = state
+    let report = state
         .store
-        .processed_event(&event.provider, &event.tenant, &event.event_id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("no recorded body for {event}")))?;
+        .event_report(&event.provider, &event.tenant, &event.event_id)
+        .await?;
+    let body = match &report {
+        Some(report) => body_of(&state, &event, report).await?,
+        None => None,
+    }
+    .ok_or_else(|| ApiError::NotFound(format!("no recorded body for {event}")))?;
     Ok(HttpResponse::Ok()
         .content_type("application/octet-stream")
         .insert_header((
             header::CONTENT_DISPOSITION,
             "attachment; filename=\"event-body\"",
         ))
-        .body(row.body))
+        .body(body))
 }
 
 /// `POST .../redeliver`, to one `handler` or, without it, to all.

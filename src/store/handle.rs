@@ -208,6 +208,11 @@ impl Store {
         self.bounded("depth", self.queue.depth()).await
     }
 
+    pub async fn delivery_payload(&self, delivery_id: i64) -> Result<Option<Leased>, StoreError> {
+        self.bounded("payload", self.queue.payload(delivery_id))
+            .await
+    }
+
     pub async fn count_deliveries(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
         self.bounded("count", self.queue.count(filter)).await
     }

@@ -116,6 +116,10 @@ pub trait DeliveryQueue: Send + Sync + Debug {
     /// Every attempt of one delivery, in order.
     async fn attempts(&self, delivery_id: i64) -> Result<Vec<AttemptView>, StoreError>;
 
+    /// One delivery with the body it carries, whatever its state (the
+    /// console shows the body of an event no `processed_event` row keeps).
+    async fn payload(&self, delivery_id: i64) -> Result<Option<Leased>, StoreError>;
+
     /// Requeue matching deliveries (re-delivery, dead-letter replay), due
     /// now, attempts reset; a delivery a worker holds is left alone.
     async fn requeue(&self, filter: &DeliveryFilter) -> Result<u64, StoreError>;

@@ -3,7 +3,7 @@
 //! the way a browser does (session cookie, CSRF field, `Origin`).
 
 use super::sink::Sink;
-use super::{spawn_app_with, AppOptions, Backend, TestApp};
+use super::{spawn_text, test_config, AppOptions, Backend, TestApp};
 
 pub const TOKEN: &str = "console-admin-token-0123456789";
 
@@ -16,13 +16,26 @@ const DELIVERY: &str = "[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"2
 /// An app with the console on and handler `billing` (every stripe event)
 /// delivering to `sink`; `extra` is appended to the config.
 pub async fn console_app(backend: Backend, sink: &Sink, extra: &str) -> TestApp {
+    console_app_critical(backend, sink, extra, "[\"*\"]").await
+}
+
+/// The same, with `critical` as every provider's critical globs.
+pub async fn console_app_critical(
+    backend: Backend,
+    sink: &Sink,
+    extra: &str,
+    critical: &str,
+) -> TestApp {
     let mut opts = AppOptions::new(backend);
     opts.extra = format!(
         "[admin]\ntoken = \"{TOKEN}\"\n\n[handlers.billing]\nurl = \"{}\"\nevents = [\"stripe:*\"]\n\
          timeout = \"2s\"\nmax_attempts = 2\nsigning_secret = \"{SIGNING}\"\n\n{DELIVERY}\n{extra}",
         sink.url
     );
-    spawn_app_with(opts).await
+    let dir = tempfile::tempdir().unwrap();
+    let (text, guard) = test_config(&opts, dir.path()).await;
+    let text = text.replace("critical = [\"*\"]", &format!("critical = {critical}"));
+    spawn_text(text, backend, guard, dir).await
 }
 
 /// A signed-in operator: the session cookie and the page's CSRF token.

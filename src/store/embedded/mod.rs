@@ -177,6 +177,10 @@ impl DeliveryQueue for EmbeddedStore {
         self.tables.attempts(delivery_id).await
     }
 
+    async fn payload(&self, delivery_id: i64) -> Result<Option<Leased>, StoreError> {
+        self.tables.payload(delivery_id).await
+    }
+
     async fn requeue(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
         self.tables.requeue(filter).await
     }

@@ -108,6 +108,18 @@ where
         Ok(rows.into_iter().map(AttemptView::from).collect())
     }
 
+    /// The body a delivery carries (the same columns a lease reads).
+    pub(crate) async fn payload(&self, delivery_id: i64) -> Result<Option<Leased>, StoreError> {
+        let row: Option<LeasedRow> = sqlx::query_as(&format!(
+            "SELECT {LEASED_COLUMNS} FROM delivery WHERE id = $1"
+        ))
+        .bind(delivery_id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(StoreError::sqlx("payload"))?;
+        Ok(row.map(Leased::from))
+    }
+
     /// Requeue matching deliveries, due now, attempts reset. A pending row
     /// is queued already, and a leased one is being attempted right now:
     /// both are left alone.

@@ -92,6 +92,7 @@ measure() {
   echo "| page | median |"
   echo "|---|---|"
   for page in \
+    "/console/live" \
     "/console/events" \
     "/console/events?tenant=t3" \
     "/console/events?provider=github&state=dead" \

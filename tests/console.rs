@@ -186,6 +186,13 @@ async fn an_operator_finds_an_event_sees_its_attempts_and_replays_dead_letters(b
     let (status, _) = op.get("/console/events?state=lost").await;
     assert_eq!(status, 400, "a bad filter is the operator's error");
 
+    // The overview's backlog counts them (from the store, per handler).
+    let (_, live) = op.get("/console/live").await;
+    assert!(
+        live.contains("backlog <span class=\"backlog\">0</span> · dead 2"),
+        "{live}"
+    );
+
     // Replay everything matching: the confirmation counts them first.
     let (_, confirm) = op
         .get("/console/dead-letters/replay-all?provider=stripe")

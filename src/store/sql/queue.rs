@@ -167,11 +167,18 @@ where
     }
 
     pub(crate) async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
+        // One count per state, each an index scan (the pending and dead
+        // indexes), then merged: a filter on both states at once makes
+        // PostgreSQL scan the whole table, delivered rows and all.
         let rows: Vec<HandlerCounts> = sqlx::query_as(
-            "SELECT handler,
-                    COUNT(*) FILTER (WHERE state = 'pending') AS pending,
-                    COUNT(*) FILTER (WHERE state = 'dead') AS dead
-             FROM delivery WHERE state <> 'delivered' GROUP BY handler ORDER BY handler",
+            "SELECT handler, CAST(SUM(pending) AS BIGINT) AS pending,
+                    CAST(SUM(dead) AS BIGINT) AS dead
+             FROM (SELECT handler, COUNT(*) AS pending, 0 AS dead FROM delivery
+                   WHERE state = 'pending' GROUP BY handler
+                   UNION ALL
+                   SELECT handler, 0, COUNT(*) FROM delivery
+                   WHERE state = 'dead' GROUP BY handler) AS counts
+             GROUP BY handler ORDER BY handler",
         )
         .fetch_all(&self.pool)
         .await

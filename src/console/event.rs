@@ -168,7 +168,7 @@ fn delivery(d: &DeliveryReport, href: &str, csrf: &str) -> Markup {
         section.delivery {
             h3 { (v.handler) " " (state_badge(v)) }
             p.muted {
-                (v.attempts) " attempt(s)"
+                (d.attempts.len()) " attempt(s) recorded, " (v.attempts) " since it was last queued"
                 @if let Some(next) = &v.next_attempt_at { "; next at " (next) }
             }
             form.inline method="post" action={ (href) "/redeliver" } {

@@ -297,6 +297,29 @@ async fn a_non_critical_event_shows_the_body_its_delivery_carries(backend: Backe
     assert_eq!(res.bytes().await.unwrap(), w.body, "the bytes as received");
 }
 
+async fn accepted_and_conflicting_events_are_listed_apart(backend: Backend) {
+    let sink = Sink::start(vec![]);
+    let app = console_app(backend, &sink, "").await;
+    let original = Webhook::new("stripe", "acme", "evt_l1", "charge.succeeded", "a");
+    let forged = Webhook::new("stripe", "acme", "evt_l1", "charge.succeeded", "b");
+    assert_eq!(app.send_json(&original).await.0, 200);
+    assert_eq!(app.send_json(&forged).await.0, 422);
+    let op = Operator::sign_in(&app).await;
+    let (status, accepted) = op.get("/console/events?list=accepted&tenant=acme").await;
+    assert_eq!(status, 200, "{accepted}");
+    assert!(accepted.contains("evt_l1"), "{accepted}");
+    let (_, conflicts) = op.get("/console/events?list=conflicts").await;
+    assert!(conflicts.contains("evt_l1"), "{conflicts}");
+    let (_, other) = op.get("/console/events?list=conflicts&tenant=globex").await;
+    assert!(!other.contains("evt_l1"), "{other}");
+    // Filters that do not apply are refused, not ignored.
+    assert_eq!(
+        op.get("/console/events?list=accepted&state=dead").await.0,
+        400
+    );
+    assert_eq!(op.get("/console/events?list=everything").await.0, 400);
+}
+
 async fn behind_https_the_cookie_is_secure(backend: Backend) {
     let mut opts = common::AppOptions::new(backend);
     opts.server_extra = "public_url = \"https://hooks.example.com\"".into();
@@ -314,5 +337,6 @@ backend_tests!(
     an_operator_finds_an_event_sees_its_attempts_and_replays_dead_letters,
     with_captures_on_the_event_page_shows_its_headers_redacted,
     a_non_critical_event_shows_the_body_its_delivery_carries,
+    accepted_and_conflicting_events_are_listed_apart,
     behind_https_the_cookie_is_secure,
 );

@@ -10,6 +10,7 @@ use chrono::Utc;
 use common::store::{open_store, TestStore, CRITICAL_TYPE, PLAIN_TYPE};
 use common::Backend;
 use hookline::store::delivery::{AttemptRecord, DeliveryFilter, DeliveryState, Next};
+use hookline::store::listing::{EventFilter, EventRecord};
 use hookline::store::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, OwnerToken, RecordOutcome,
 };
@@ -403,6 +404,62 @@ async fn deliveries_list_newest_first_by_keyset_and_are_counted(backend: Backend
     assert_eq!(pending, [("h1", 5), ("h2", 5)]);
 }
 
+async fn accepted_and_conflicting_events_list_newest_first_by_keyset(backend: Backend) {
+    let s = open_store(backend).await;
+    let ingest = s.store.ingest();
+    for n in 0..3 {
+        let ev = s.event(&format!("evt_acc_{n}"), CRITICAL_TYPE, "body");
+        let owner = owned(&s, &ev, TTL).await;
+        let outcome = ingest.commit(&ev, &owner, WINDOW, &[]).await.unwrap();
+        assert_eq!(outcome, CommitOutcome::Accepted);
+    }
+    let forged = s.event("evt_acc_1", CRITICAL_TYPE, "another body");
+    ingest.quarantine(&forged).await.unwrap();
+    ingest.quarantine(&forged).await.unwrap();
+
+    let mut filter = EventFilter {
+        limit: Some(2),
+        ..Default::default()
+    };
+    let first = ingest
+        .list_events(EventRecord::Accepted, &filter)
+        .await
+        .unwrap();
+    let ids: Vec<&str> = first.iter().map(|e| e.event_id.as_str()).collect();
+    assert_eq!(ids, ["evt_acc_2", "evt_acc_1"], "newest first");
+    assert_eq!(first[0].event_type, CRITICAL_TYPE);
+    assert_eq!(
+        first[0].body_bytes,
+        s.event("evt_acc_2", CRITICAL_TYPE, "body").body().len() as i64
+    );
+    filter.before_id = Some(first[1].id);
+    let rest = ingest
+        .list_events(EventRecord::Accepted, &filter)
+        .await
+        .unwrap();
+    assert_eq!(rest.len(), 1);
+    assert_eq!(rest[0].event_id, "evt_acc_0");
+
+    let conflicts = ingest
+        .list_events(EventRecord::Conflict, &EventFilter::default())
+        .await
+        .unwrap();
+    assert_eq!(conflicts.len(), 1);
+    assert_eq!(
+        (conflicts[0].event_id.as_str(), conflicts[0].copies),
+        ("evt_acc_1", 2)
+    );
+    let other_tenant = EventFilter {
+        tenant: Some("globex".into()),
+        ..Default::default()
+    };
+    assert!(ingest
+        .list_events(EventRecord::Accepted, &other_tenant)
+        .await
+        .unwrap()
+        .is_empty());
+}
+
 async fn input_the_store_cannot_hold_is_never_an_outage(backend: Backend) {
     let s = open_store(backend).await;
     let ingest = s.store.ingest();
@@ -434,5 +491,6 @@ backend_tests!(
     pending_deliveries_outlive_a_released_claim_with_their_body,
     leases_finish_and_a_lost_lease_cannot_finish,
     deliveries_list_newest_first_by_keyset_and_are_counted,
+    accepted_and_conflicting_events_list_newest_first_by_keyset,
     input_the_store_cannot_hold_is_never_an_outage,
 );

@@ -60,7 +60,7 @@ pub async fn list(
                 }
             }
         }
-        (pager(BASE, &filters, &rows))
+        (pager(BASE, &filters, &rows.iter().map(|d| d.id).collect::<Vec<_>>()))
     };
     Ok(respond(
         StatusCode::OK,

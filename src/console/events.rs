@@ -1,11 +1,12 @@
 //! The event list and the find-by-ID form.
 //!
-//! What the stores keep per event and handler is its delivery (with every
-//! attempt), so the list is of deliveries: newest first, filtered, one page
-//! at a time by keyset (`before` = the last delivery ID shown). Events
-//! without any handler, and requests answered duplicate, conflict or
-//! rejected, are not recorded one by one: they are found by ID (`/find`)
-//! or counted on the overview.
+//! The list reads what the stores keep one record at a time: deliveries
+//! (one per event and handler, with every attempt), accepted critical
+//! events (`processed_event`) and conflicts (`conflict_quarantine`); each
+//! newest first, filtered, one page at a time by keyset (`before` = the
+//! last ID shown). Events neither critical nor delivered, duplicates and
+//! rejected requests are not recorded one by one: they are found by ID
+//! (`/find`) or counted on the overview.
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -15,9 +16,10 @@ use serde::Deserialize;
 use super::filters::{Filters, PAGE};
 use super::page::{frame, respond, see_other, Failure};
 use super::session::Authed;
-use crate::http::AppState;
+use crate::http::{ApiError, AppState};
 use crate::lookup::EventRef;
 use crate::store::delivery::DeliveryView;
+use crate::store::listing::{EventListed, EventRecord};
 
 /// The page of one event, as a path with each part encoded.
 pub fn event_href(provider: &str, tenant: &str, event_id: &str) -> String {
@@ -87,17 +89,46 @@ pub fn table(rows: &[DeliveryView], select: bool) -> Markup {
     }
 }
 
-/// "Older" when the page is full, "Newest" when not on the first page.
-pub fn pager(base: &str, filters: &Filters, rows: &[DeliveryView]) -> Markup {
-    let older = rows
+/// "Older" when the page (these row `ids`) is full, "Newest" when not on
+/// the first page.
+pub fn pager(base: &str, filters: &Filters, ids: &[i64]) -> Markup {
+    let older = ids
         .last()
-        .filter(|_| rows.len() == PAGE as usize)
-        .map(|d| format!("{base}?{}", filters.query(Some(d.id))));
+        .filter(|_| ids.len() == PAGE as usize)
+        .map(|id| format!("{base}?{}", filters.query(Some(*id))));
     html! {
         nav.pager aria-label="Pages" {
             @if filters.before.is_some() { a href={ (base) "?" (filters.query(None)) } { "Newest" } }
             @if let Some(href) = older { a href=(href) rel="next" { "Older" } }
         }
+    }
+}
+
+/// The lists, as the tabs name them: `list=` value, label, what it holds.
+const LISTS: &[(&str, &str, &str)] = &[
+    ("deliveries", "Deliveries", "One row per event and handler, every state."),
+    ("accepted", "Accepted critical events", "The events a provider's critical globs keep a processed_event row for."),
+    ("conflicts", "Conflicts", "Requests that reused an event ID with another body (422): kept, never delivered; identical copies on one row."),
+];
+
+/// Accepted or conflicting events as a table.
+fn events_table(rows: &[EventListed], conflicts: bool) -> Markup {
+    html! {
+        div.scroll { table {
+            thead { tr {
+                th { @if conflicts { "Last seen" } @else { "Received" } }
+                th { "Provider / tenant" } th { "Event ID" } th { "Type" } th { "Bytes" }
+                @if conflicts { th { "Copies" } }
+            } }
+            tbody { @for e in rows { tr {
+                td { time { (e.at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)) } }
+                td { (e.provider) " / " (e.tenant) }
+                td { a href=(event_href(&e.provider, &e.tenant, &e.event_id)) { (e.event_id) } }
+                td { (e.event_type) } td { (e.body_bytes) }
+                @if conflicts { td { (e.copies) } }
+            } } }
+        } }
+        @if rows.is_empty() { p.muted { "Nothing matches." } }
     }
 }
 
@@ -108,16 +139,43 @@ pub async fn list(
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, Failure> {
     let filters = query.into_inner();
-    let rows = state.store.list_deliveries(&filters.to_filter()?).await?;
+    let which = filters.list.as_deref().unwrap_or("deliveries");
+    let (rows, ids) = match which {
+        "deliveries" => {
+            let rows = state.store.list_deliveries(&filters.to_filter()?).await?;
+            let ids = rows.iter().map(|d| d.id).collect::<Vec<_>>();
+            (table(&rows, false), ids)
+        }
+        "accepted" | "conflicts" => {
+            let record = match which {
+                "accepted" => EventRecord::Accepted,
+                _ => EventRecord::Conflict,
+            };
+            let f = filters.to_event_filter()?;
+            let rows = state.store.list_events(record, &f).await?;
+            let ids = rows.iter().map(|e| e.id).collect::<Vec<_>>();
+            (events_table(&rows, record == EventRecord::Conflict), ids)
+        }
+        _ => {
+            return Err(
+                ApiError::invalid("list", "expected deliveries, accepted or conflicts").into(),
+            )
+        }
+    };
     let content = html! {
         h1 { "Events" }
         h2 { "Find an event by ID" }
         (find_form())
-        h2 { "Deliveries, newest first" }
-        p.muted { "One row per event and handler. Events no handler subscribes to, and requests answered duplicate, conflict or rejected, are not listed one by one: find them by ID, or see their counts on the overview." }
-        (filters.form("/console/events", true))
-        (table(&rows, false))
-        (pager("/console/events", &filters, &rows))
+        nav.tabs aria-label="Lists" {
+            @for (list, label, _) in LISTS {
+                a href={ "/console/events?list=" (list) } aria-current=[(*list == which).then_some("page")] { (label) }
+            }
+        }
+        @for (list, _, what) in LISTS { @if *list == which { p.muted { (what) " Newest first." } } }
+        p.muted { "Not listed one by one: events that are neither critical nor delivered to a handler (find them by ID), duplicates and rejected requests (counted on the overview)." }
+        (filters.form("/console/events", which == "deliveries"))
+        (rows)
+        (pager("/console/events", &filters, &ids))
     };
     Ok(respond(
         StatusCode::OK,

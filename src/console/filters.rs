@@ -10,6 +10,7 @@ use serde::Deserialize;
 use crate::ids::EventType;
 use crate::lookup::{DeadLetterFilters, InputError};
 use crate::store::delivery::{DeliveryFilter, DeliveryState};
+use crate::store::listing::EventFilter;
 
 /// Rows on one page.
 pub const PAGE: u32 = 50;
@@ -29,8 +30,11 @@ pub struct Filters {
     pub since: Option<String>,
     /// Up to this time.
     pub until: Option<String>,
-    /// Keyset cursor: rows older than this delivery ID.
+    /// Keyset cursor: rows older than this ID.
     pub before: Option<i64>,
+    /// Which record the event list reads: `deliveries` (default),
+    /// `accepted` (critical events) or `conflicts`.
+    pub list: Option<String>,
 }
 
 /// The named fields, in the order the form shows them.
@@ -78,6 +82,7 @@ impl Filters {
             since: get("since"),
             until: get("until"),
             before: None,
+            list: None,
         }
     }
 
@@ -112,8 +117,16 @@ impl Filters {
                 })
             })
             .transpose()?;
-        f.event_type = self
-            .text("event_type")
+        f.event_type = self.event_type()?;
+        f.since_ms = self.text("since").map(|v| time("since", v)).transpose()?;
+        f.until_ms = self.text("until").map(|v| time("until", v)).transpose()?;
+        f.before_id = self.before;
+        f.newest_first = true;
+        Ok(f)
+    }
+
+    fn event_type(&self) -> Result<Option<String>, InputError> {
+        self.text("event_type")
             .map(|t| {
                 EventType::parse(t)
                     .map(String::from)
@@ -122,12 +135,35 @@ impl Filters {
                         reason: e.to_string(),
                     })
             })
-            .transpose()?;
-        f.since_ms = self.text("since").map(|v| time("since", v)).transpose()?;
-        f.until_ms = self.text("until").map(|v| time("until", v)).transpose()?;
-        f.before_id = self.before;
-        f.newest_first = true;
-        Ok(f)
+            .transpose()
+    }
+
+    /// The filter of an accepted or conflicting events' list: newest
+    /// first, one page from the cursor on. Handler, state and time apply
+    /// to deliveries only: given here, they are refused, not ignored.
+    pub fn to_event_filter(&self) -> Result<EventFilter, InputError> {
+        for field in ["handler", "state", "since", "until"] {
+            if self.text(field).is_some() {
+                return Err(InputError {
+                    field,
+                    reason: "applies to the deliveries list only".into(),
+                });
+            }
+        }
+        let f = DeadLetterFilters::parse(
+            self.text("provider"),
+            self.text("tenant"),
+            None,
+            self.text("event_id"),
+        )?;
+        Ok(EventFilter {
+            provider: f.provider.as_ref().map(ToString::to_string),
+            tenant: f.tenant.as_ref().map(ToString::to_string),
+            event_id: f.event_id.as_ref().map(ToString::to_string),
+            event_type: self.event_type()?,
+            before_id: self.before,
+            limit: Some(PAGE),
+        })
     }
 
     /// Whether any filter is set (the cursor aside).
@@ -145,6 +181,9 @@ impl Filters {
             if let Some(v) = self.text(name) {
                 q.append_pair(name, v);
             }
+        }
+        if let Some(list) = given(&self.list) {
+            q.append_pair("list", list);
         }
         if let Some(b) = before {
             q.append_pair("before", &b.to_string());
@@ -167,6 +206,7 @@ impl Filters {
     pub fn form(&self, action: &str, states: bool) -> Markup {
         html! {
             form.filters method="get" action=(action) aria-label="Filters" {
+                @if let Some(list) = given(&self.list) { input type="hidden" name="list" value=(list); }
                 @for name in TEXT_FIELDS {
                     @let time = matches!(*name, "since" | "until");
                     label {

@@ -11,6 +11,7 @@ use super::delivery::{
     AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
     QueueDepth,
 };
+use super::listing::{EventFilter, EventListed, EventRecord};
 use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
     QuarantinedCopy, RecordOutcome,
@@ -162,6 +163,15 @@ impl Store {
 
     pub async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError> {
         self.bounded("lookup", self.ingest.quarantined(key)).await
+    }
+
+    pub async fn list_events(
+        &self,
+        record: EventRecord,
+        filter: &EventFilter,
+    ) -> Result<Vec<EventListed>, StoreError> {
+        self.bounded("list", self.ingest.list_events(record, filter))
+            .await
     }
 
     pub async fn lease_deliveries(

@@ -15,6 +15,7 @@ use super::delivery::{
     AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
     QueueDepth,
 };
+use super::listing::{EventFilter, EventListed, EventRecord};
 use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
     QuarantinedCopy, RecordOutcome,
@@ -87,6 +88,14 @@ pub trait IngestStore: Send + Sync + Debug {
 
     /// The quarantined copies of one event, oldest first.
     async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError>;
+
+    /// Accepted (critical) or conflicting events matching `filter`,
+    /// newest first.
+    async fn list_events(
+        &self,
+        record: EventRecord,
+        filter: &EventFilter,
+    ) -> Result<Vec<EventListed>, StoreError>;
 }
 
 /// Deliveries waiting for their handlers, leased by workers.

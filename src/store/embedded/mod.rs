@@ -21,6 +21,7 @@ use super::delivery::{
     AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
     QueueDepth,
 };
+use super::listing::{EventFilter, EventListed, EventRecord};
 use super::sql::Tables;
 use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
@@ -145,6 +146,13 @@ impl IngestStore for EmbeddedStore {
 
     async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError> {
         self.tables.quarantined(key).await
+    }
+    async fn list_events(
+        &self,
+        record: EventRecord,
+        filter: &EventFilter,
+    ) -> Result<Vec<EventListed>, StoreError> {
+        self.tables.list_events(record, filter).await
     }
 }
 

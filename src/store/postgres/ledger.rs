@@ -4,6 +4,7 @@
 use super::batch::{PendingEvent, Recorded};
 use super::PgStore;
 use crate::provider::VerifiedWebhook;
+use crate::store::listing::{EventFilter, EventListed, EventRecord};
 use crate::store::sql::OtherBody;
 use crate::store::types::{EventKey, ProcessedEvent, QuarantinedCopy};
 use crate::store::StoreError;
@@ -59,5 +60,12 @@ impl PgStore {
         key: &EventKey,
     ) -> Result<Vec<QuarantinedCopy>, StoreError> {
         self.tables.quarantined(key).await
+    }
+    pub(crate) async fn list_events(
+        &self,
+        record: EventRecord,
+        filter: &EventFilter,
+    ) -> Result<Vec<EventListed>, StoreError> {
+        self.tables.list_events(record, filter).await
     }
 }

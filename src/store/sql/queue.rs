@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
+use super::filter::{self, bind, Param};
 use super::{Dialect, Tables};
 use crate::store::delivery::{
     AttemptRow, AttemptView, DeliveryFilter, DeliveryRow, DeliveryView, HandlerCounts,
@@ -14,20 +15,6 @@ use crate::store::delivery::{
 };
 use crate::store::types::ms;
 use crate::store::StoreError;
-
-/// Bind a filter's values to a query (`query_as` or `query`), in order.
-macro_rules! bind {
-    ($query:expr, $params:expr) => {{
-        let mut query = $query;
-        for p in $params {
-            query = match p {
-                Param::Int(v) => query.bind(v),
-                Param::Text(v) => query.bind(v),
-            };
-        }
-        query
-    }};
-}
 
 impl<DB> Tables<DB>
 where
@@ -78,7 +65,7 @@ where
     }
 
     pub(crate) async fn list(&self, f: &DeliveryFilter) -> Result<Vec<DeliveryView>, StoreError> {
-        let (conditions, params) = filter(f);
+        let (conditions, params) = filter::deliveries(f);
         // Newest first walks the primary key backwards: with `before_id`
         // as the cursor, each page is an index range scan (keyset
         // pagination), however deep.
@@ -124,7 +111,7 @@ where
     /// is queued already, and a leased one is being attempted right now:
     /// both are left alone.
     pub(crate) async fn requeue(&self, f: &DeliveryFilter) -> Result<u64, StoreError> {
-        let (conditions, params) = filter(f);
+        let (conditions, params) = filter::deliveries(f);
         let statement = format!(
             "UPDATE delivery SET state = 'pending', attempts = 0, next_attempt_ms = {now},
                                  updated_ms = {now}
@@ -155,7 +142,7 @@ where
     }
 
     pub(crate) async fn count(&self, f: &DeliveryFilter) -> Result<u64, StoreError> {
-        let (conditions, params) = filter(f);
+        let (conditions, params) = filter::deliveries(f);
         // The second column only fits the row type the bounds already name.
         let statement =
             format!("SELECT COUNT(*), CAST(0 AS BIGINT) FROM delivery WHERE TRUE{conditions}");
@@ -185,47 +172,4 @@ where
         .map_err(StoreError::sqlx("depth"))?;
         Ok(rows.into_iter().map(HandlerDepth::from).collect())
     }
-}
-
-/// A value a filter binds.
-enum Param<'a> {
-    Int(i64),
-    Text(&'a str),
-}
-
-/// The filter's conditions (`AND col = $N`, numbered from 1) and the values
-/// they bind, in order.
-fn filter(f: &DeliveryFilter) -> (String, Vec<Param<'_>>) {
-    let mut params = Vec::new();
-    if let Some(id) = f.id {
-        params.push(("id =", Param::Int(id)));
-    }
-    if let Some(s) = f.state {
-        params.push(("state =", Param::Text(s.as_str())));
-    }
-    for (col, v) in [
-        ("provider =", &f.provider),
-        ("tenant =", &f.tenant),
-        ("handler =", &f.handler),
-        ("event_id =", &f.event_id),
-        ("event_type =", &f.event_type),
-    ] {
-        if let Some(v) = v {
-            params.push((col, Param::Text(v.as_str())));
-        }
-    }
-    for (col, v) in [
-        ("created_ms >=", f.since_ms),
-        ("created_ms <", f.until_ms),
-        ("id <", f.before_id),
-    ] {
-        if let Some(v) = v {
-            params.push((col, Param::Int(v)));
-        }
-    }
-    let conditions = (1..)
-        .zip(&params)
-        .map(|(n, (col, _))| format!(" AND {col} ${n}"))
-        .collect();
-    (conditions, params.into_iter().map(|(_, p)| p).collect())
 }

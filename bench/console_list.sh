@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# How fast the console lists events on a store holding a million
-# deliveries (issue 14): fills an embedded (SQLite) store and a PostgreSQL
-# database with ROWS delivery rows, serves each with `hookline serve`, signs
+# How fast the console lists events on a store holding a million events
+# (issue 14): fills an embedded (SQLite) store and a PostgreSQL database
+# with ROWS accepted critical events (processed_event) and ROWS deliveries, serves each with `hookline serve`, signs
 # in and times the console's pages with curl (median of 5, whole request).
 #
 #   bench/console_list.sh [ROWS]        (default 1000000)
@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The rows: 4 providers x 10 tenants, 20 event types (one of them rare:
+# The deliveries: 4 providers x 10 tenants, 20 event types (one of them rare:
 # 1 row in 10,000), 1 in 49 dead, the rest delivered, created over 30 days.
 fill_sql() {
   local series=$1
@@ -81,13 +81,15 @@ measure() {
   base="http://127.0.0.1:$port"
   for _ in $(seq 100); do curl -sf "$base/healthz" >/dev/null && break; sleep 0.1; done
   curl -s -o /dev/null -c "$work/jar" -H "Origin: $base" --data-urlencode "token=$token" "$base/console/sign-in"
-  # Signed in: the list answers 200 with rows.
-  curl -s -b "$work/jar" -o "$work/page.html" "$base/console/events"
-  grep -q 'evt_' "$work/page.html" || { echo "no rows listed:" >&2; cat "$work/page.html" "$work/$name.log" >&2; exit 1; }
+  # Signed in: both lists answer with rows.
+  for list in deliveries accepted; do
+    curl -s -b "$work/jar" -o "$work/page.html" "$base/console/events?list=$list"
+    grep -q 'evt_' "$work/page.html" || { echo "no rows listed:" >&2; cat "$work/page.html" "$work/$name.log" >&2; exit 1; }
+  done
   local since
   since=$(date -u -d @$(((now / 1000) - 86400)) +%Y-%m-%dT%H:%M)
   echo
-  echo "### $name, $rows deliveries ($bin)"
+  echo "### $name, $rows accepted events and $rows deliveries ($bin)"
   echo
   echo "| page | median |"
   echo "|---|---|"
@@ -100,6 +102,9 @@ measure() {
     "/console/events?before=$((rows / 2))" \
     "/console/events?event_id=evt_$((rows / 3))" \
     "/console/events?event_type=rare.type" \
+    "/console/events?list=accepted" \
+    "/console/events?list=accepted&tenant=t3&before=$((rows / 2))" \
+    "/console/events?list=accepted&event_type=rare.type" \
     "/console/events/stripe/t1/evt_$((rows - 3))" \
     "/console/dead-letters?tenant=t1" \
     "/console/dead-letters/replay-all?provider=github"; do
@@ -108,11 +113,30 @@ measure() {
   kill "$server"; wait "$server" 2>/dev/null || true; server=
 }
 
+# The same events accepted as critical: one processed_event row each.
+# $1 is the provider expression, $2 the received_at expression (of ms),
+# $3 the series.
+processed_sql() {
+  cat <<SQL
+INSERT INTO processed_event (provider, tenant, event_id, event_type, body_sha256, body, received_at)
+SELECT $1, 't' || (n % 10), 'evt_' || n,
+       CASE WHEN n % 10000 = 7 THEN 'rare.type' ELSE 'type.' || (n % 19) END,
+       '00', '{}', $2
+FROM $3;
+SQL
+}
+
 fill_embedded() {
+  sqlite3 "$work/hookline.db" "$(processed_sql "CASE n % 4 WHEN 0 THEN 'stripe' WHEN 1 THEN 'github' WHEN 2 THEN 'shopify' ELSE 'slack' END" \
+    "strftime('%Y-%m-%dT%H:%M:%fZ', ($now - ($rows - n) * 2592) / 1000.0, 'unixepoch')" \
+    "(WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < $rows) SELECT n FROM s)")"
   sqlite3 "$work/hookline.db" "$(fill_sql "(WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < $rows) SELECT n FROM s)" | sed "s/(ARRAY\['stripe','github','shopify','slack'\])\[1 + n % 4\]/CASE n % 4 WHEN 0 THEN 'stripe' WHEN 1 THEN 'github' WHEN 2 THEN 'shopify' ELSE 'slack' END/")"
 }
 fill_postgres() {
-  psql "${pg_admin%/*}/$db" -q -c "$(fill_sql "generate_series(CAST(1 AS BIGINT), $rows) AS n")" -c "VACUUM ANALYZE delivery" >/dev/null
+  psql "${pg_admin%/*}/$db" -q -c "$(fill_sql "generate_series(CAST(1 AS BIGINT), $rows) AS n")" \
+    -c "$(processed_sql "(ARRAY['stripe','github','shopify','slack'])[1 + n % 4]" \
+      "to_timestamp(($now - ($rows - n) * 2592) / 1000.0)" "generate_series(CAST(1 AS BIGINT), $rows) AS n")" \
+    -c "VACUUM ANALYZE delivery" -c "VACUUM ANALYZE processed_event" >/dev/null
 }
 
 measure embedded "[store]

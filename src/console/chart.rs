@@ -117,4 +117,15 @@ mod tests {
         );
         assert_eq!(p[1], ("rejected", "M0 0h4v30h-4z".to_owned()));
     }
+
+    #[test]
+    fn a_busy_hour_draws_in_a_few_kilobytes() {
+        let busy: Vec<(&'static str, Series)> =
+            ["accepted", "duplicate", "conflict", "retry", "rejected"]
+                .into_iter()
+                .map(|class| (class, (0..MINUTES as u64).map(|m| 1000 + m).collect()))
+                .collect();
+        let svg = stacked("stripe / acme", &busy).into_string();
+        assert!(svg.len() < 8 * 1024, "{} bytes", svg.len());
+    }
 }

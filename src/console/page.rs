@@ -34,6 +34,7 @@ pub fn frame(title: &str, section: &str, csrf: Option<&str>, content: Markup) ->
                 script src="/console/assets/console.js" defer {}
             }
             body {
+                a.skip href="#main" { "Skip to content" }
                 header {
                     a.brand href="/console" { "hookline" }
                     @if let Some(csrf) = csrf {
@@ -48,7 +49,7 @@ pub fn frame(title: &str, section: &str, csrf: Option<&str>, content: Markup) ->
                         }
                     }
                 }
-                main { (content) }
+                main #main tabindex="-1" { (content) }
             }
         }
     }

@@ -4,14 +4,44 @@
 -- ARGV[1]  body digest: the first 16 bytes of the body's SHA-256
 -- ARGV[2]  owner token: 16 random bytes
 -- ARGV[3]  in_progress_ttl in milliseconds
+-- KEYS[2]  optional: {prefix}:body:{provider:tenant}:{digest}, the body key
+--          of a provider whose signature does not cover the event ID
+-- ARGV[4]  with KEYS[2]: the event ID
 --
 -- Value layout (kept small: a completed key is held for the whole window):
 --   IN_PROGRESS  'P' .. digest(16) .. owner(16)   33 bytes, PX in_progress_ttl
 --   COMPLETED    'C' .. digest(16)                17 bytes, PX window
+-- Body key:
+--   IN_PROGRESS  'P' .. owner(16) .. event_id       PX in_progress_ttl
+--   COMPLETED    'C' .. event_id                    PX window
 --
--- Returns {0} owned, {1} duplicate, {2, pttl_ms} in progress, {3} conflict.
+-- Returns {0} owned, {1} duplicate, {2, pttl_ms} in progress, {3} conflict,
+-- {4} replay: this body is held under another event ID.
+local function pttl_of(key)
+  -- PTTL is -1 only for a key without TTL, which we never write; clamp.
+  local pttl = redis.call('PTTL', key)
+  if pttl < 0 then
+    pttl = 0
+  end
+  return pttl
+end
+
 local v = redis.call('GET', KEYS[1])
 if not v then
+  if KEYS[2] then
+    local b = redis.call('GET', KEYS[2])
+    if b then
+      local state = string.sub(b, 1, 1)
+      local holder = string.sub(b, state == 'P' and 18 or 2)
+      if holder ~= ARGV[4] then
+        if state == 'C' then
+          return {4}
+        end
+        return {2, pttl_of(KEYS[2])}
+      end
+    end
+    redis.call('SET', KEYS[2], 'P' .. ARGV[2] .. ARGV[4], 'PX', ARGV[3])
+  end
   -- Absent or expired: this request owns the key until the TTL runs out.
   redis.call('SET', KEYS[1], 'P' .. ARGV[1] .. ARGV[2], 'PX', ARGV[3])
   return {0}
@@ -25,10 +55,5 @@ if string.sub(v, 1, 1) == 'C' then
   return {1}
 end
 -- In progress elsewhere: tell the caller how long the claim may still last
--- (for Retry-After). PTTL is -1 only for a key without TTL, which we never
--- write; clamp anyway.
-local pttl = redis.call('PTTL', KEYS[1])
-if pttl < 0 then
-  pttl = 0
-end
-return {2, pttl}
+-- (for Retry-After).
+return {2, pttl_of(KEYS[1])}

@@ -7,6 +7,9 @@
 --          record holds this ID with another body, the original's, so later
 --          copies of the original are duplicates and copies of this body
 --          are conflicts.
+-- KEYS[2]  optional: the body key claimed with the dedup key
+-- ARGV[4]  with KEYS[2]: the event ID to complete the body key for, or ''
+--          to drop it (the event was recorded with another body)
 --
 -- Returns 1 when completed, 0 when the caller no longer owns the key (its
 -- claim expired and the key is absent or someone else's): nothing is written.
@@ -15,4 +18,15 @@ if not v or string.sub(v, 1, 1) ~= 'P' or string.sub(v, 18, 33) ~= ARGV[1] then
   return 0
 end
 redis.call('SET', KEYS[1], 'C' .. ARGV[3], 'PX', ARGV[2])
+if KEYS[2] then
+  local b = redis.call('GET', KEYS[2])
+  -- Only our own claim of it (it may have expired and been taken since).
+  if b and string.sub(b, 1, 17) == 'P' .. ARGV[1] then
+    if ARGV[4] == '' then
+      redis.call('DEL', KEYS[2])
+    else
+      redis.call('SET', KEYS[2], 'C' .. ARGV[4], 'PX', ARGV[2])
+    end
+  end
+end
 return 1

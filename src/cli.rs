@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand};
 use secrecy::{ExposeSecret, SecretString};
 
 use self::args::ConfigArg;
-use self::operate::{DeadLetters, Events};
+use self::operate::{DeadLetters, Events, Handshake};
 use crate::app::{Application, Role};
 use crate::config;
 use crate::provider::{sender_headers, Definitions};
@@ -101,6 +101,9 @@ enum Command {
     /// Look up an event and its deliveries, or deliver it again.
     #[command(subcommand)]
     Events(Events),
+    /// Re-arm a provider handshake that stores a secret (Asana).
+    #[command(subcommand)]
+    Handshake(Handshake),
     /// Replay capture files (or directories of them) against a receiver.
     Replay {
         /// Capture files or directories.
@@ -276,6 +279,7 @@ async fn run(command: Command) -> anyhow::Result<i32> {
         }
         Command::DeadLetters(cmd) => operate::dead_letters(cmd).await,
         Command::Events(cmd) => operate::events(cmd).await,
+        Command::Handshake(cmd) => operate::handshake(cmd).await,
         Command::Replay {
             paths,
             target,

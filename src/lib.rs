@@ -5,6 +5,9 @@
 //! answer to the provider is decided in one place, [`http`]. [`app`] runs
 //! the receiver and the delivery workers as one process.
 
+#[macro_use]
+mod failpoint;
+
 pub mod app;
 pub mod capture;
 pub mod cli;
@@ -19,3 +22,9 @@ pub mod provider;
 pub mod replay;
 pub mod store;
 pub mod telemetry;
+
+/// Arm the crash points named in `FAILPOINTS` (only with the `failpoints`
+/// feature; see `docs/crash-matrix.md`). Keep the guard while running.
+pub fn failpoints() -> impl Drop {
+    failpoint::setup()
+}

@@ -5,6 +5,11 @@ use prometheus::{
     Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
 };
 
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
 use crate::store::Store;
 
 pub struct Metrics {
@@ -14,7 +19,8 @@ pub struct Metrics {
     pub requests: IntCounterVec,
     /// Verification failures: provider, code.
     pub verification_failures: IntCounterVec,
-    /// Dedup claims: provider, outcome (claimed, duplicate, in_progress, conflict).
+    /// Dedup claims: provider, outcome (claimed, duplicate, in_progress,
+    /// conflict, replay).
     pub dedup: IntCounterVec,
     /// Delivery attempts: handler, outcome (delivered, retry, dead).
     pub deliveries: IntCounterVec,
@@ -31,6 +37,20 @@ pub struct Metrics {
     /// Bytes of request bodies held right now, against
     /// `server.max_buffered_bytes`.
     pub buffered_bytes: IntGauge,
+    /// Dedup keys rebuilt from the durable record (Redis had lost them, or
+    /// the window had passed while the row stayed): provider.
+    pub keys_repaired: IntCounterVec,
+    /// Completions refused because the claim had expired and someone else
+    /// owned the key: provider. Each is a request that took longer than
+    /// `dedup.in_progress_ttl`.
+    pub stale_completions: IntCounterVec,
+    /// The claims this node holds now (IN_PROGRESS, not yet completed or
+    /// released), for the age of the oldest.
+    pub claims: Arc<ClaimsHeld>,
+    oldest_claim: prometheus::Gauge,
+    /// 1 while a handler's circuit is open (this process stops calling
+    /// it; its deliveries wait), else 0: handler.
+    pub circuit_open: prometheus::IntGaugeVec,
     pending: IntGauge,
     dead: IntGauge,
     /// The last hour of requests and delivery attempts per minute, for the
@@ -113,7 +133,37 @@ impl Metrics {
             "Deliveries waiting for an acknowledgement",
         );
         let dead = gauge("dead_letters", "Deliveries in the dead letters");
+        let keys_repaired = counter(
+            "keys_repaired_total",
+            "Dedup keys rebuilt from the durable record after the fast path lost them, by provider",
+            &["provider"],
+        );
+        let stale_completions = counter(
+            "stale_completions_total",
+            "Completions refused for a claim that had expired (a stale owner), by provider",
+            &["provider"],
+        );
+        let oldest_claim = prometheus::Gauge::new(
+            "oldest_claim_seconds",
+            "Age of the oldest IN_PROGRESS claim this node holds (0 when none)",
+        )
+        .expect("valid metric");
+        registry
+            .register(Box::new(oldest_claim.clone()))
+            .expect("registered once");
+        let circuit_open = prometheus::IntGaugeVec::new(
+            Opts::new(
+                "circuit_open",
+                "1 while a handler's circuit is open (not called; its deliveries wait), by handler",
+            ),
+            &["handler"],
+        )
+        .expect("valid metric");
+        registry
+            .register(Box::new(circuit_open.clone()))
+            .expect("registered once");
         Metrics {
+            circuit_open,
             registry,
             requests,
             verification_failures,
@@ -124,6 +174,10 @@ impl Metrics {
             handshakes,
             store_errors,
             buffered_bytes,
+            keys_repaired,
+            stale_completions,
+            claims: Arc::default(),
+            oldest_claim,
             pending,
             dead,
             recent: crate::console::Recent::new(),
@@ -139,6 +193,7 @@ impl Metrics {
             }
             Err(e) => tracing::warn!(error = %e.chain(), "queue depth unavailable for /metrics"),
         }
+        self.oldest_claim.set(self.claims.oldest_age_secs());
         let mut out = Vec::new();
         let _ = TextEncoder::new().encode(&self.registry.gather(), &mut out);
         String::from_utf8(out).unwrap_or_default()
@@ -148,5 +203,52 @@ impl Metrics {
 impl Default for Metrics {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// The IN_PROGRESS claims this node holds, oldest first: a request holds
+/// one from its claim to its completion or release. A claim that stays is a
+/// request stuck on a store or on its handlers (`ack = "handlers"`).
+#[derive(Debug, Default)]
+pub struct ClaimsHeld {
+    next: AtomicU64,
+    held: Mutex<BTreeMap<u64, Instant>>,
+}
+
+impl ClaimsHeld {
+    /// Note a claim; it is forgotten when the returned guard drops.
+    pub fn hold(self: &Arc<Self>) -> ClaimHeld {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        self.lock().insert(id, Instant::now());
+        ClaimHeld {
+            claims: Arc::clone(self),
+            id,
+        }
+    }
+
+    /// Seconds since the oldest claim held now was taken; 0 when none.
+    pub fn oldest_age_secs(&self) -> f64 {
+        self.lock()
+            .values()
+            .min()
+            .map_or(0.0, |at| at.elapsed().as_secs_f64())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, Instant>> {
+        // The map is consistent after any panic (one insert or remove).
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// One claim held by a request; dropping it forgets the claim.
+#[derive(Debug)]
+pub struct ClaimHeld {
+    claims: Arc<ClaimsHeld>,
+    id: u64,
+}
+
+impl Drop for ClaimHeld {
+    fn drop(&mut self) {
+        self.claims.lock().remove(&self.id);
     }
 }

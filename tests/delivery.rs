@@ -518,8 +518,10 @@ async fn handlers_mode_answers_only_after_every_acknowledgement(backend: Backend
     flaky.always(Reply::Status(503));
     let mut opts = AppOptions::new(backend);
     opts.provider_extra = "ack = \"handlers\"\nack_timeout = \"1s\"\n".into();
+    // The flaky handler's circuit must not open here (tests/isolation.rs
+    // covers that): its retries go on until it recovers.
     opts.extra = format!(
-        "{}{}\n[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"20ms\"\nbackoff_max = \"50ms\"\n",
+        "{}{}\n[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"20ms\"\nbackoff_max = \"50ms\"\ncircuit_failures = 100000\n",
         handler("fast", &fast, ""),
         handler("flaky", &flaky, "max_attempts = 1000")
     );

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use hookline::provider::{describe, Definitions};
+use hookline::provider::{describe, Definitions, ReplayGuard};
 
 fn vectors_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors")
@@ -82,9 +82,34 @@ fn page() -> String {
             .map_or(String::new(), |w| humantime::format_duration(w).to_string());
         let _ = writeln!(
             w,
-            "| {kind} | {title} | `{}` | {handshake} | {} | {window} |",
+            "| {kind} | {title} | `{}` | {handshake} | {}{} | {window} |",
             d.scheme_name(),
-            describe(&d.event_id)
+            describe(&d.event_id),
+            match d.replay_guard {
+                Some(ReplayGuard::Body) => ", and the body",
+                _ => "",
+            }
+        );
+    }
+    let _ = writeln!(
+        w,
+        "\n## Replays under a fresh ID\n\n\
+         Some providers sign the body but not the header that carries the event ID. A captured \
+         request resent with a new ID there passes verification, and the ID alone would take it \
+         for a new event. Where the provider's distinct events never share a body, the body's \
+         SHA-256 is a second dedup key for the whole window (`replay_guard = \"body\"`; \
+         \"and the body\" above): such a resend is answered `duplicate` and never delivered. \
+         Where real events can share a body, the definition says `replay_guard = \"none\"` and \
+         why (see its file). A provider's config can set either, overriding its definition. \
+         On the redis store the body key lives in Redis beside the dedup key; for critical \
+         events the `processed_event` rows still catch the resend if Redis lost it.\n"
+    );
+    for d in built.iter().filter(|d| d.replay_guard.is_some()) {
+        let _ = writeln!(
+            w,
+            "- `{}`: `{}`",
+            d.kind,
+            d.replay_guard.unwrap_or_default().as_str()
         );
     }
     let pending: Vec<String> = std::fs::read_to_string(vectors_dir().join("PENDING"))

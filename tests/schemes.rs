@@ -376,3 +376,43 @@ fn slack_handshake_only_after_the_signature() {
         assert_eq!(verify(&settings, &req).unwrap_err(), want, "{body:?}");
     }
 }
+
+/// A provider whose signature leaves out the header carrying the event ID
+/// lets a captured request through again under a fresh ID. Every built-in
+/// where that is so says, with its reason, whether its body is a second
+/// dedup key (`replay_guard`); none sets it needlessly.
+#[test]
+fn every_unsigned_event_id_is_named() {
+    let (mut unsigned, mut wrong) = (Vec::new(), Vec::new());
+    for def in built_ins() {
+        let FieldSource::Header(names) = &def.event_id else {
+            continue;
+        };
+        let signer = signer(&def);
+        let body = body_for(&def, "t");
+        let mut headers = signed(&def, &signer.key, &body);
+        let Some(at) = headers.iter().position(|(k, _)| names.contains(k)) else {
+            continue;
+        };
+        headers[at].1 = "evt_fresh".into();
+        let (settings, _dir) = configure(&def.kind, None, &[&signer.secrets[0]]).unwrap();
+        let replayable = matches!(
+            verify(&settings, &Req::post(headers.clone(), &body, NOW)),
+            Ok(Verdict::Event(_))
+        );
+        if replayable {
+            unsigned.push(def.kind.clone());
+        }
+        if def.replay_guard.is_some() != replayable {
+            wrong.push(format!(
+                "{} (replay_guard {:?})",
+                def.kind, def.replay_guard
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "unsigned IDs {unsigned:?}; these disagree with their replay_guard: {wrong:?}"
+    );
+    assert!(unsigned.contains(&"github".to_owned()), "{unsigned:?}");
+}

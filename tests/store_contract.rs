@@ -272,10 +272,10 @@ async fn leases_finish_and_a_lost_lease_cannot_finish(backend: Backend) {
     assert_eq!(queue.depth().await.unwrap().pending, 2);
 
     let lease = Duration::from_millis(300);
-    let mut held = queue.lease("w1", 10, lease).await.unwrap();
+    let mut held = queue.lease("w1", 10, lease, &[]).await.unwrap();
     assert_eq!(held.len(), 2);
     assert!(
-        queue.lease("w2", 10, lease).await.unwrap().is_empty(),
+        queue.lease("w2", 10, lease, &[]).await.unwrap().is_empty(),
         "held by w1"
     );
     held.sort_by(|a, b| a.handler.cmp(&b.handler));
@@ -295,7 +295,7 @@ async fn leases_finish_and_a_lost_lease_cannot_finish(backend: Backend) {
     // w1 stalls past its lease: w2 takes the delivery, and w1's late
     // outcome is refused.
     tokio::time::sleep(lease + Duration::from_millis(200)).await;
-    let retaken = queue.lease("w2", 10, lease).await.unwrap();
+    let retaken = queue.lease("w2", 10, lease, &[]).await.unwrap();
     assert_eq!(retaken.len(), 1);
     assert_eq!(retaken[0].handler, "h2");
     let late = queue
@@ -326,7 +326,7 @@ async fn leases_finish_and_a_lost_lease_cannot_finish(backend: Backend) {
     };
     assert_eq!(queue.requeue(&filter).await.unwrap(), 1);
     assert_eq!(queue.depth().await.unwrap().pending, 1);
-    let again = queue.lease("w3", 10, lease).await.unwrap();
+    let again = queue.lease("w3", 10, lease, &[]).await.unwrap();
     assert_eq!((again.len(), again[0].attempts), (1, 0));
 }
 
@@ -483,7 +483,39 @@ async fn input_the_store_cannot_hold_is_never_an_outage(backend: Backend) {
     }
 }
 
+/// A lease leaves out the handlers it is told to skip (full, or their
+/// circuit open), and a delivery handed back is due again at once, for
+/// anyone, with no attempt counted.
+async fn a_lease_skips_handlers_and_takes_back_what_is_handed_back(backend: Backend) {
+    let s = open_store(backend).await;
+    let (ingest, queue) = (s.store.ingest(), s.store.queue());
+    let ev = s.event("evt_skip", CRITICAL_TYPE, "a");
+    let owner = owned(&s, &ev, TTL).await;
+    ingest
+        .commit(&ev, &owner, WINDOW, &["h1", "h2", "h3"])
+        .await
+        .unwrap();
+    let lease = Duration::from_secs(30);
+    let held = queue.lease("w1", 10, lease, &["h1", "h3"]).await.unwrap();
+    let handlers: Vec<_> = held.iter().map(|d| d.handler.as_str()).collect();
+    assert_eq!(handlers, ["h2"]);
+    queue.give_back(&held[0], "someone-else").await.unwrap();
+    assert!(
+        queue
+            .lease("w2", 10, lease, &["h1", "h3"])
+            .await
+            .unwrap()
+            .is_empty(),
+        "only the holder can hand it back"
+    );
+    queue.give_back(&held[0], "w1").await.unwrap();
+    let again = queue.lease("w2", 10, lease, &[]).await.unwrap();
+    assert_eq!(again.len(), 3);
+    assert!(again.iter().all(|d| d.attempts == 0));
+}
+
 backend_tests!(
+    a_lease_skips_handlers_and_takes_back_what_is_handed_back,
     claim_then_commit_makes_later_copies_duplicates,
     another_body_is_a_conflict_and_its_copies_are_counted,
     a_stale_owner_can_neither_complete_nor_release,

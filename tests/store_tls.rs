@@ -140,3 +140,114 @@ async fn redis_over_tls_with_the_ca_file() {
         "the key is in the TLS Redis"
     );
 }
+
+/// A Redis Cluster whose nodes speak TLS only to clients and to each other
+/// (`--tls-cluster yes`), reached with `rediss://` node URLs and
+/// `[tls] ca_file`: the redirections the client follows stay on TLS.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_cluster_over_tls_with_the_ca_file() {
+    let pki = Pki::new();
+    let tls_ports: Vec<u16> = (0..3).map(|_| free_port()).collect();
+    let _nodes: Vec<RedisServer> = tls_ports
+        .iter()
+        .map(|tls_port| {
+            RedisServer::start_with(
+                free_port(),
+                &[
+                    "--tls-port",
+                    &tls_port.to_string(),
+                    "--tls-cert-file",
+                    &pki.path("server.pem"),
+                    "--tls-key-file",
+                    &pki.path("server.key"),
+                    "--tls-ca-cert-file",
+                    &pki.path("ca.pem"),
+                    "--tls-auth-clients",
+                    "no",
+                    "--tls-cluster",
+                    "yes",
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    "nodes.conf",
+                    "--cluster-node-timeout",
+                    "2000",
+                ],
+            )
+        })
+        .collect();
+    let addrs: Vec<String> = tls_ports.iter().map(|p| format!("127.0.0.1:{p}")).collect();
+    let status = std::process::Command::new("redis-cli")
+        .args([
+            "--tls",
+            "--cacert",
+            &pki.path("ca.pem"),
+            "--cluster",
+            "create",
+        ])
+        .args(&addrs)
+        .args(["--cluster-replicas", "0", "--cluster-yes"])
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "cluster create over TLS");
+    for port in &tls_ports {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(15);
+        loop {
+            let out = std::process::Command::new("redis-cli")
+                .args([
+                    "--tls",
+                    "--cacert",
+                    &pki.path("ca.pem"),
+                    "-p",
+                    &port.to_string(),
+                ])
+                .args(["CLUSTER", "INFO"])
+                .output()
+                .unwrap();
+            if String::from_utf8_lossy(&out.stdout).contains("cluster_state:ok") {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < until,
+                "cluster not ok on {port}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+    let db = TestDatabase::create().await;
+    let nodes: Vec<String> = addrs.iter().map(|a| format!("\"rediss://{a}\"")).collect();
+    let store = format!(
+        "[store]\nkind = \"redis\"\nredis_cluster = [{}]\ndatabase_url = \"{}\"\n",
+        nodes.join(", "),
+        db.url
+    );
+    let tls = format!("[tls]\nca_file = \"{}\"", pki.path("ca.pem"));
+    let app = spawn_text(
+        config(&store, &tls),
+        Backend::Redis,
+        StoreGuard {
+            db: Some(db),
+            cluster: None,
+        },
+        tempfile::tempdir().unwrap(),
+    )
+    .await;
+    // Events of many tenants' keys land on every node's slots.
+    for (i, tenant) in ["acme", "globex", "default"].iter().enumerate() {
+        let w = Webhook::new("github", tenant, &format!("d-cluster-tls-{i}"), "push", "a");
+        let (status, body) = app.send_json(&w).await;
+        assert_eq!(
+            (status, body["status"].as_str()),
+            (200, Some("accepted")),
+            "{body}"
+        );
+        let (status, body) = app.send_json(&w).await;
+        assert_eq!((status, body["status"].as_str()), (200, Some("duplicate")));
+    }
+    assert_eq!(
+        app.inventory().await.dedup_keys,
+        3,
+        "the keys are in the TLS cluster"
+    );
+}

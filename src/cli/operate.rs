@@ -1,5 +1,6 @@
-//! `hookline events` and `hookline dead-letters`: an operator's lookups and
-//! re-deliveries, straight against the configured store.
+//! `hookline events`, `hookline dead-letters` and `hookline handshake`: an
+//! operator's lookups, re-deliveries and re-arming, straight against the
+//! configured store.
 //!
 //! Every name and ID is parsed by [`crate::lookup`] as clap reads it, the
 //! same rules as the admin API: a control character or an overlong value is
@@ -101,6 +102,43 @@ pub(super) enum Events {
         #[arg(long, value_parser = lookup::handler)]
         handler: Option<HandlerName>,
     },
+}
+
+#[derive(Subcommand)]
+pub(super) enum Handshake {
+    /// Forget the secret a provider's handshake stored for a tenant
+    /// (Asana's X-Hook-Secret), so that the next handshake is accepted.
+    Reset {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[arg(value_parser = lookup::provider)]
+        provider: ProviderName,
+        #[arg(value_parser = lookup::tenant)]
+        tenant: TenantName,
+    },
+}
+
+pub(super) async fn handshake(cmd: Handshake) -> anyhow::Result<i32> {
+    match cmd {
+        Handshake::Reset {
+            config,
+            provider,
+            tenant,
+        } => {
+            let had = config
+                .store()
+                .await?
+                .reset_handshake_secret(&provider, &tenant)
+                .await?;
+            if had {
+                println!("forgot the handshake secret of {provider}/{tenant}; the next handshake is accepted");
+                Ok(0)
+            } else {
+                eprintln!("no handshake secret stored for {provider}/{tenant}");
+                Ok(1)
+            }
+        }
+    }
 }
 
 pub(super) async fn dead_letters(cmd: DeadLetters) -> anyhow::Result<i32> {

@@ -28,6 +28,16 @@ pub struct DeliverySettings {
     /// at least `backoff_base`. Default `1h`.
     #[serde(with = "humantime_serde")]
     pub backoff_max: Duration,
+    /// Failed attempts in a row (no answer, a timeout, 408, 429 or 5xx)
+    /// that open a handler's circuit: its deliveries stay queued and it is
+    /// not called until `circuit_cooldown` has passed. At least 1.
+    /// Default 5.
+    pub circuit_failures: u32,
+    /// How long an open circuit waits before one probing attempt; it
+    /// doubles each time the probe fails, up to 5 minutes. Positive.
+    /// Default `5s`.
+    #[serde(with = "humantime_serde")]
+    pub circuit_cooldown: Duration,
 }
 
 impl Default for DeliverySettings {
@@ -38,6 +48,8 @@ impl Default for DeliverySettings {
             lease: Duration::from_secs(60),
             backoff_base: Duration::from_secs(1),
             backoff_max: Duration::from_secs(3600),
+            circuit_failures: 5,
+            circuit_cooldown: Duration::from_secs(5),
         }
     }
 }
@@ -54,6 +66,18 @@ impl DeliverySettings {
         if self.backoff_base.is_zero() {
             issues.push(ConfigIssue::new(
                 "delivery.backoff_base",
+                "must be positive",
+            ));
+        }
+        if self.circuit_failures == 0 {
+            issues.push(ConfigIssue::new(
+                "delivery.circuit_failures",
+                "must be at least 1",
+            ));
+        }
+        if self.circuit_cooldown.is_zero() {
+            issues.push(ConfigIssue::new(
+                "delivery.circuit_cooldown",
                 "must be positive",
             ));
         }

@@ -157,6 +157,31 @@ pub fn matching_handlers<'a>(
         .collect()
 }
 
+/// Tell each provider which of its headers some handler forwards (the
+/// union over the handlers whose `events` name it), so its deliveries keep
+/// them.
+pub(super) fn forwarded_per_provider(
+    providers: &mut BTreeMap<super::ProviderName, Arc<super::Provider>>,
+    handlers: &BTreeMap<HandlerName, Arc<Handler>>,
+) {
+    for (name, p) in providers.iter_mut() {
+        let Some(p) = Arc::get_mut(p) else { continue };
+        let mut names: Vec<String> = handlers
+            .values()
+            .filter(|h| {
+                h.events.patterns().iter().any(|e| {
+                    globset::Glob::new(e.provider())
+                        .is_ok_and(|g| g.compile_matcher().is_match(name.as_str()))
+                })
+            })
+            .flat_map(|h| h.forward_headers.iter().map(|f| f.to_string()))
+            .collect();
+        names.sort_by_key(|n| n.to_ascii_lowercase());
+        names.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        p.forwarded_headers = names;
+    }
+}
+
 /// Fill in each handler's derived data and report its own problems.
 pub(super) fn resolve(
     handlers: &mut BTreeMap<HandlerName, Arc<Handler>>,

@@ -130,6 +130,7 @@ impl Settings {
             &self.delivery,
             declared,
         ));
+        handlers::forwarded_per_provider(&mut self.providers, &self.handlers);
         issues.extend(self.admin.check());
         issues.extend(self.tls.check());
         if let StoreSettings::Redis(store) = &mut self.store {

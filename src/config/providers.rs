@@ -17,7 +17,7 @@ use super::issues::{key, ConfigIssue};
 use super::names::{ProviderName, TenantName};
 use super::patterns::Globs;
 use super::DedupSettings;
-use crate::provider::{Definitions, Key, ProviderDef};
+use crate::provider::{Definitions, Key, ProviderDef, ReplayGuard};
 
 /// A configured provider route (`[providers.NAME]`, `/webhooks/NAME/...`).
 #[derive(Debug, Deserialize)]
@@ -62,6 +62,14 @@ pub struct Provider {
     /// least 1. Default one second's worth of `rate_limit` (at least 1).
     #[serde(default)]
     pub rate_burst: Option<u32>,
+    /// `replay_guard` in the file: overrides the definition's (`"body"`
+    /// adds a dedup key on the body's digest, `"none"` drops it).
+    #[serde(default, rename = "replay_guard")]
+    pub replay_guard_override: Option<ReplayGuard>,
+    /// The headers some handler of this provider's events forwards
+    /// (`forward_headers`), kept with its deliveries. Derived.
+    #[serde(skip)]
+    pub forwarded_headers: Vec<String>,
     /// Tenants by name; at least one.
     #[serde(default, deserialize_with = "super::names::map")]
     pub tenants: BTreeMap<TenantName, Tenant>,
@@ -77,6 +85,15 @@ fn default_ack_timeout() -> Duration {
 impl Provider {
     pub fn is_critical(&self, event_type: &str) -> bool {
         self.critical.is_match(event_type)
+    }
+
+    /// Whether the body's digest is a second dedup key (see
+    /// [`ReplayGuard`]): the provider's setting, else its definition's.
+    pub fn guards_body(&self) -> bool {
+        self.replay_guard_override
+            .or(self.def.replay_guard)
+            .unwrap_or_default()
+            == ReplayGuard::Body
     }
 
     /// The rate limit in force, with its burst; `None` when unlimited.
@@ -258,7 +275,12 @@ impl Tenant {
         declared: &Declared,
     ) -> Vec<ConfigIssue> {
         let mut issues = Vec::new();
-        if !declared.filled(&key(at, "secrets")) && !declared.filled(&key(at, "secrets_env")) {
+        // A handshake that hands the secret over (Asana) fills it in.
+        let learns = def.is_some_and(|d| d.handshake.as_ref().is_some_and(|h| h.stores_secret()));
+        if !learns
+            && !declared.filled(&key(at, "secrets"))
+            && !declared.filled(&key(at, "secrets_env"))
+        {
             issues.push(ConfigIssue::new(
                 at,
                 "no secrets (set secrets or secrets_env)",

@@ -1,7 +1,7 @@
 //! The overview: the last hour of this node's traffic, per provider and
 //! tenant (requests per minute by outcome) and per handler (backlog now,
-//! attempts per minute by outcome), and rejected requests counted by
-//! provider and code. The page draws it once; the script fetches
+//! circuit, attempts per minute by outcome), and rejected requests counted
+//! by provider and code. The page draws it once; the script fetches
 //! `/console/live` (the same panels as an HTML fragment) every few seconds
 //! and swaps it in.
 
@@ -49,6 +49,20 @@ pub async fn live(_auth: Authed, state: web::Data<AppState>) -> Result<HttpRespo
         .body(panels.into_string()))
 }
 
+/// The handler's circuit as this node's workers see it (`circuit_open`).
+fn circuit(state: &AppState, handler: &str) -> Markup {
+    let open = state
+        .metrics
+        .circuit_open
+        .get_metric_with_label_values(&[handler])
+        .is_ok_and(|g| g.get() == 1);
+    if open {
+        html! { span class="badge dead" { "open" } }
+    } else {
+        html! { "closed" }
+    }
+}
+
 async fn panels(state: &AppState) -> Result<Markup, Failure> {
     let recent = state.metrics.recent.snapshot();
     let depth: BTreeMap<String, _> = state
@@ -84,7 +98,10 @@ async fn panels(state: &AppState) -> Result<Markup, Failure> {
                 @for name in state.settings.handlers.keys() {
                     @let d = depth.get(name.as_str()).copied().unwrap_or_default();
                     div.handler {
-                        p { strong { (name) } " · backlog " span.backlog { (d.pending) } " · dead " (d.dead) }
+                        p {
+                            strong { (name) } " · backlog " span.backlog { (d.pending) } " · dead " (d.dead)
+                            " · circuit " (circuit(state, name.as_str()))
+                        }
                         (stacked(&format!("{name} attempts"), &by_class(recent.deliveries.get(name.as_str()).unwrap_or(&empty), DELIVERY_CLASSES, delivery_class)))
                     }
                 }

@@ -25,6 +25,9 @@ pub struct Outgoing<'a> {
     pub body: &'a bytes::Bytes,
     /// 1-based attempt number.
     pub attempt: u32,
+    /// The provider's headers kept with the delivery; the handler gets
+    /// those its `forward_headers` names.
+    pub forwarded: &'a [(String, String)],
 }
 
 /// The `webhook-id` of an event for a handler: the same on every attempt
@@ -86,6 +89,19 @@ pub fn headers(handler: &Handler, out: &Outgoing<'_>, timestamp: i64) -> Vec<(St
     headers.push(("X-Hookline-Event-Id".into(), out.event_id.into()));
     headers.push(("X-Hookline-Event-Type".into(), out.event_type.into()));
     headers.push(("X-Hookline-Attempt".into(), out.attempt.to_string()));
+    // Names hookline sets itself are refused by check-config, so these
+    // never override the ones above.
+    headers.extend(
+        out.forwarded
+            .iter()
+            .filter(|(name, _)| {
+                handler
+                    .forward_headers
+                    .iter()
+                    .any(|f| f.name().as_str().eq_ignore_ascii_case(name))
+            })
+            .cloned(),
+    );
     headers
 }
 

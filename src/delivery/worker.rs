@@ -10,6 +10,7 @@ use tokio::sync::{Notify, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
+use super::gate::{Circuit, Gates, Pass};
 use super::outbound::{self, Outgoing};
 use super::policy::{classify, Backoff, Verdict};
 use crate::config::{DeliverySettings, Handler, HandlerName, TlsSettings};
@@ -33,6 +34,8 @@ pub struct Workers {
     owner: Arc<str>,
     /// Woken when new deliveries were recorded, so they go out at once.
     wake: Arc<Notify>,
+    /// Each handler's in-flight limit and circuit breaker.
+    gates: Gates,
     metrics: Arc<Metrics>,
 }
 
@@ -52,7 +55,9 @@ impl Workers {
                     .map_err(|e| format!("handlers.{name}: {e}"))
             })
             .collect::<Result<_, _>>()?;
+        let gates = Gates::new(&handlers, &settings);
         Ok(Workers {
+            gates,
             store,
             handlers: Arc::new(handlers),
             settings,
@@ -93,17 +98,25 @@ impl Workers {
                 }
             }
             let free = slots.available_permits() as u32;
-            match self
+            let leased = self
                 .store
-                .lease_deliveries(&self.owner, free, self.settings.lease)
-                .await
-            {
+                .lease_deliveries(&self.owner, free, self.settings.lease, &self.gates.skip())
+                .await;
+            match leased {
                 Ok(batch) if !batch.is_empty() => {
                     for d in batch {
+                        // A lease can hold more for one handler than it
+                        // has room for: those go back to the queue.
+                        let Some(pass) = self.gates.enter(&d.handler) else {
+                            if let Err(e) = self.store.give_back_delivery(&d, &self.owner).await {
+                                tracing::warn!(error = %e.chain(), "could not hand a delivery back; it is due again after its lease");
+                            }
+                            continue;
+                        };
                         let permit = slots.clone().acquire_owned().await.expect("never closed");
                         let me = self.clone();
                         tokio::spawn(async move {
-                            me.deliver(d).await;
+                            me.deliver(d, pass).await;
                             drop(permit);
                         });
                     }
@@ -130,16 +143,17 @@ impl Workers {
     }
 
     /// One attempt at one delivery.
-    async fn deliver(&self, d: Leased) {
+    async fn deliver(&self, d: Leased, pass: Pass) {
         let span = tracing::info_span!(
             "delivery",
             provider = %d.provider, tenant = %d.tenant, event_id = %d.event_id,
             handler = %d.handler, attempt = d.attempts + 1,
         );
-        self.attempt(d).instrument(span).await
+        self.attempt(d, pass).instrument(span).await
     }
 
-    async fn attempt(&self, d: Leased) {
+    async fn attempt(&self, d: Leased, pass: Pass) {
+        crash_point!("after_lease");
         let attempt = d.attempts + 1;
         let started_ms = now_ms();
         let Some(handler) = self.handlers.get(d.handler.as_str()) else {
@@ -170,9 +184,21 @@ impl Workers {
                 content_type: d.content_type.as_deref(),
                 body: &d.body,
                 attempt,
+                forwarded: &d.forward_headers,
             },
         )
         .await;
+        if result.status.is_some_and(|s| (200..300).contains(&s)) {
+            crash_point!("after_handler_ack");
+        }
+        let failed = result
+            .status
+            .is_none_or(|s| s == 408 || s == 429 || s >= 500);
+        let circuit = pass.record(failed);
+        self.metrics
+            .circuit_open
+            .with_label_values(&[handler.name.as_str()])
+            .set(i64::from(circuit == Circuit::Open));
         let age = Duration::from_millis((now_ms() - d.created_ms).max(0) as u64);
         let next = match classify(result.status, result.retry_after) {
             Verdict::Acknowledged => Next::Delivered,

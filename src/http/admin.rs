@@ -53,6 +53,10 @@ pub(super) fn scope() -> actix_web::Scope<
         .route("/dead-letters", web::get().to(dead_letters))
         .route("/dead-letters/replay", web::post().to(replay))
         .route("/dead-letters/{id}/replay", web::post().to(replay_one))
+        .route(
+            "/handshakes/{provider}/{tenant}/reset",
+            web::post().to(reset_handshake),
+        )
         .default_service(web::to(super::ops::not_found))
 }
 
@@ -137,6 +141,28 @@ async fn redeliver(
     let event = EventRef::parse(&provider, &tenant, &event_id)?;
     let handler = query.handler.as_deref().map(lookup::handler).transpose()?;
     requeued(&state, &event.deliveries(handler.as_ref())).await
+}
+
+/// Forget the secret a handshake stored for a tenant (Asana), so that the
+/// next handshake is accepted: `204`, or `404` when none was stored.
+async fn reset_handshake(
+    path: web::Path<(String, String)>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let (provider, tenant) = path.into_inner();
+    let provider = lookup::provider(&provider)?;
+    let tenant = lookup::tenant(&tenant)?;
+    let had = state
+        .store
+        .reset_handshake_secret(&provider, &tenant)
+        .await
+        .map_err(ApiError::lookup)?;
+    if had {
+        tracing::info!(%provider, %tenant, "handshake secret forgotten; the next handshake is accepted");
+        Ok(HttpResponse::NoContent().finish())
+    } else {
+        Err(ApiError::NotFound("no handshake secret stored".into()))
+    }
 }
 
 async fn requeued(state: &AppState, filter: &DeliveryFilter) -> Result<HttpResponse, ApiError> {

@@ -14,15 +14,8 @@ use super::problem::ApiError;
 use crate::provider::{HandshakeAnswer, ProviderDef};
 
 /// The HTTP answer to a handshake.
+/// A secret it hands over was stored before (`webhook::serve`).
 pub(super) fn respond(answer: HandshakeAnswer) -> Result<HttpResponse, ApiError> {
-    if answer.store_secret.is_some() {
-        // Answering without keeping the secret would confirm a
-        // subscription whose events could never verify. No store keeps
-        // handshake secrets yet: refuse, so that the provider retries once
-        // one does.
-        tracing::error!("a handshake needs a secret stored, and this receiver cannot store one");
-        return Err(ApiError::HandshakeUnsupported);
-    }
     let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::OK);
     let mut res = HttpResponse::build(status);
     if let Some(content_type) = answer.content_type {

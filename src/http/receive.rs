@@ -74,12 +74,14 @@ pub(super) async fn accept(
         capture.write(req, &ev).await;
     }
     let store = &state.store;
+    crash_point!("before_claim");
     let claim = store.claim(&ev, settings.dedup.in_progress_ttl).await?;
     let dedup_outcome = match claim {
         ClaimOutcome::Owned(_) => "claimed",
         ClaimOutcome::Duplicate => "duplicate",
         ClaimOutcome::InProgress { .. } => "in_progress",
         ClaimOutcome::Conflict => "conflict",
+        ClaimOutcome::Replay => "replay",
     };
     state
         .metrics
@@ -93,7 +95,12 @@ pub(super) async fn accept(
             return Err(ApiError::InProgress { retry_after })
         }
         ClaimOutcome::Conflict => return conflict(store, ev).await,
+        ClaimOutcome::Replay => return replayed(ev),
     };
+    crash_point!("after_claim");
+    // Held until this function returns: the claim is completed or released
+    // by then (or left to its TTL if a store failed).
+    let _held = state.metrics.claims.hold();
     let handlers = crate::config::matching_handlers(
         &settings.handlers,
         ev.provider_name(),
@@ -116,20 +123,51 @@ pub(super) async fn accept(
             };
         }
     }
+    delay_point!("before_commit");
     match store.commit(&ev, &owner, provider.window, &handlers).await {
         Ok(CommitOutcome::Accepted) => {
+            crash_point!("after_completion");
             if let (false, Some(wake)) = (handlers.is_empty(), &state.wake) {
                 wake.notify_one();
             }
             accepted(ev, false)
         }
-        Ok(CommitOutcome::Duplicate) => accepted(ev, true),
+        Ok(CommitOutcome::Duplicate) => {
+            // The key had gone while the durable record stayed: the store
+            // rebuilt it from the record.
+            state
+                .metrics
+                .keys_repaired
+                .with_label_values(&[ev.provider_name()])
+                .inc();
+            accepted(ev, true)
+        }
         Ok(CommitOutcome::Conflict) => conflict(store, ev).await,
+        Ok(CommitOutcome::Replay) => {
+            // Redis had lost the body key; the durable record caught it.
+            state
+                .metrics
+                .dedup
+                .with_label_values(&[ev.provider_name(), "replay"])
+                .inc();
+            replayed(ev)
+        }
         // Our claim expired and another request owns the key: it will
         // answer for the event; this copy is retried.
-        Ok(CommitOutcome::NotOwner) => Err(ApiError::InProgress {
-            retry_after: Duration::from_secs(1),
-        }),
+        Ok(CommitOutcome::NotOwner) => {
+            state
+                .metrics
+                .stale_completions
+                .with_label_values(&[ev.provider_name()])
+                .inc();
+            tracing::warn!(
+                event_id = ev.event_id().as_str(),
+                "claim expired before completion (a stale owner); the provider will retry"
+            );
+            Err(ApiError::InProgress {
+                retry_after: Duration::from_secs(1),
+            })
+        }
         Err(e) => {
             // Give the key back so the provider's retry is not blocked for
             // in_progress_ttl; if that fails too, the TTL frees it.
@@ -139,6 +177,17 @@ pub(super) async fn accept(
             Err(e.into())
         }
     }
+}
+
+/// A body already accepted under another event ID (the provider signs the
+/// body but not the ID): a captured request resent under a fresh ID. It is
+/// answered as the duplicate it is, and nothing is delivered.
+fn replayed(ev: VerifiedWebhook) -> Result<Accepted, ApiError> {
+    tracing::info!(
+        event_id = ev.event_id().as_str(),
+        "body already accepted under another event ID; answered duplicate"
+    );
+    accepted(ev, true)
 }
 
 /// `ack = "handlers"`: record the deliveries, wake the workers, and wait
@@ -154,6 +203,7 @@ async fn wait_for_acks(
     if state.store.record_pending(ev, handlers).await? == RecordOutcome::Conflict {
         return Err(ApiError::Conflict);
     }
+    crash_point!("after_delivery_record");
     if let Some(wake) = &state.wake {
         wake.notify_one();
     }

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use actix_web::http::Method;
 use actix_web::{web, HttpRequest, HttpResponse};
 use bytes::Bytes;
+use secrecy::ExposeSecret;
 use tracing::Instrument;
 
 use super::body::{self, Body};
@@ -112,6 +113,33 @@ fn count(
     }
 }
 
+/// The key a handshake stored for this tenant (Asana's `X-Hook-Secret`),
+/// for the providers whose handshake stores one.
+async fn stored_key(
+    state: &AppState,
+    provider: &Provider,
+    tenant: &str,
+) -> Result<Option<crate::provider::Key>, ApiError> {
+    if !provider
+        .def
+        .handshake
+        .as_ref()
+        .is_some_and(|h| h.stores_secret())
+    {
+        return Ok(None);
+    }
+    let Some(secret) = state.store.handshake_secret(&provider.name, tenant).await? else {
+        return Ok(None);
+    };
+    match provider.def.decode_secret(secret.expose_secret()) {
+        Ok(key) => Ok(Some(key)),
+        Err(e) => {
+            tracing::warn!(error = %e, "the stored handshake secret does not decode; ignored");
+            Ok(None)
+        }
+    }
+}
+
 /// The provider and tenant a request names, if both are configured.
 fn resolve<'a>(
     state: &'a AppState,
@@ -168,9 +196,10 @@ async fn serve(
         body: body.as_ref().map_or_else(Bytes::new, |b| b.bytes.clone()),
         received_at: chrono::Utc::now().timestamp(),
     };
+    let stored_key = stored_key(state, provider, tenant_name).await?;
     let tenant_state = TenantState {
         verify_token: tenant.verify_token.as_ref(),
-        stored_key: None,
+        stored_key: stored_key.as_ref(),
     };
     let verdict = verify_request(provider, tenant, &untrusted, &tenant_state);
     let count_handshake = |outcome: &str| {
@@ -194,11 +223,25 @@ async fn serve(
         // A handshake is never an event: no capture, dedup key, row or
         // delivery.
         Verdict::Handshake(answer) => {
+            if let Some(secret) = &answer.store_secret {
+                // Kept before the answer confirms it; first come: a second
+                // handshake racing this one is refused.
+                let kept = state
+                    .store
+                    .keep_handshake_secret(provider_name, tenant_name, secret.expose_secret())
+                    .await?;
+                if !kept {
+                    count_handshake("refused");
+                    return Err(Rejection::HandshakeRefused.into());
+                }
+                tracing::info!("handshake secret stored for this provider and tenant");
+            }
             count_handshake("answered");
             Ok(Answer::Handshake(answer))
         }
         Verdict::Event(ev) => {
             let accepted = receive::accept(req, state, provider, ev).await?;
+            crate::failpoint::crash_after_answer();
             // Only now is the body no longer held.
             drop(body);
             Ok(Answer::Event(accepted))

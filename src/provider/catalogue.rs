@@ -38,6 +38,13 @@ impl ProviderDef {
         let _ = writeln!(w, "  scheme:     {}", self.scheme_name());
         let _ = writeln!(w, "  signature:  {}", self.signature_headers().join(", "));
         let _ = writeln!(w, "  event ID:   {}", describe(&self.event_id));
+        if let Some(guard) = self.replay_guard {
+            let what = match guard {
+                super::ReplayGuard::Body => "the body's SHA-256 is a second dedup key",
+                super::ReplayGuard::None => "the ID is unsigned; the body is no second key",
+            };
+            let _ = writeln!(w, "  replays:    {} ({what})", guard.as_str());
+        }
         let kind = self.event_type.as_ref().map_or("none".into(), describe);
         let _ = writeln!(w, "  event type: {kind}");
         if let Some(h) = &self.handshake {

@@ -55,6 +55,37 @@ pub struct ProviderDef {
     /// Where the event type is; without it, the type is empty.
     #[serde(default)]
     pub event_type: Option<FieldSource>,
+    /// A second dedup key on the body's digest, for providers whose event
+    /// ID is not covered by the signature: a captured request resent under
+    /// a fresh ID is then a duplicate. Default `none`; every built-in whose
+    /// signature leaves the ID out says which, with its reason.
+    #[serde(default)]
+    pub replay_guard: Option<ReplayGuard>,
+}
+
+/// Whether a body already accepted under one event ID is a duplicate when
+/// it comes again under another ID within the dedup window.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReplayGuard {
+    /// Only the event ID is a dedup key: for providers that sign the ID
+    /// (or carry it in the signed body), and for those whose real events
+    /// can share a body.
+    #[default]
+    None,
+    /// The body's SHA-256 is a second key: for providers that sign the
+    /// body but not the header carrying the ID, and whose distinct events
+    /// never share a body.
+    Body,
+}
+
+impl ReplayGuard {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReplayGuard::None => "none",
+            ReplayGuard::Body => "body",
+        }
+    }
 }
 
 fn default_content_type() -> String {

@@ -29,7 +29,7 @@ mod verify;
 mod webhook;
 
 pub use catalogue::describe;
-pub use definition::{DefinitionError, Definitions, ProviderDef};
+pub use definition::{DefinitionError, Definitions, ProviderDef, ReplayGuard};
 pub use handshake::{Handshake, HandshakeAnswer, TenantState};
 pub use header::{HeaderLookup, HeaderNames};
 pub use identity::{FieldSource, MAX_EVENT_ID_LEN};

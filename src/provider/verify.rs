@@ -79,5 +79,13 @@ pub fn verify_request(
         body_sha256: BodyDigest::of(&req.body),
         body: req.body.clone(),
         content_type: req.content_type().map(str::to_owned),
+        forwarded: provider
+            .forwarded_headers
+            .iter()
+            .filter_map(|name| {
+                let value = req.headers.header(name)?;
+                Some((name.clone(), value.to_owned()))
+            })
+            .collect(),
     }))
 }

@@ -21,6 +21,8 @@ pub struct VerifiedWebhook {
     pub(super) body: Bytes,
     pub(super) body_sha256: BodyDigest,
     pub(super) content_type: Option<String>,
+    /// The request's headers that a handler forwards, as they arrived.
+    pub(super) forwarded: Vec<(String, String)>,
 }
 
 impl VerifiedWebhook {
@@ -47,6 +49,21 @@ impl VerifiedWebhook {
     }
     pub fn content_type(&self) -> Option<&str> {
         self.content_type.as_deref()
+    }
+    /// The provider's headers some handler forwards (`forward_headers`).
+    pub fn forwarded_headers(&self) -> &[(String, String)] {
+        &self.forwarded
+    }
+    /// [`Self::forwarded_headers`] as the JSON the deliveries keep; `None`
+    /// when there are none.
+    pub fn forwarded_json(&self) -> Option<String> {
+        (!self.forwarded.is_empty())
+            .then(|| serde_json::to_string(&self.forwarded).expect("strings serialize"))
+    }
+    /// Whether the body's digest is a second dedup key for this event
+    /// (its provider signs the body but not the ID).
+    pub fn guards_body(&self) -> bool {
+        self.provider.guards_body()
     }
     /// Whether the provider's `critical` globs select this event type.
     pub fn is_critical(&self) -> bool {

@@ -47,6 +47,9 @@ pub struct Leased {
     /// Attempts made before this one.
     pub attempts: u32,
     pub created_ms: i64,
+    /// The provider's headers kept for the handlers that forward them
+    /// (each attempt sends only its own handler's `forward_headers`).
+    pub forward_headers: Vec<(String, String)>,
 }
 
 /// What an attempt decided.
@@ -143,7 +146,8 @@ pub(crate) const DELIVERY_COLUMNS: &str =
 
 /// Columns a lease returns.
 pub(crate) const LEASED_COLUMNS: &str =
-    "id, provider, tenant, event_id, handler, event_type, content_type, body, attempts, created_ms";
+    "id, provider, tenant, event_id, handler, event_type, content_type, body, attempts, created_ms,
+     forward_headers";
 
 /// A `delivery` row as listed. Integer columns are read as `i32`, which
 /// both PostgreSQL's INTEGER and SQLite's 64-bit integers decode to.
@@ -201,6 +205,7 @@ pub(crate) struct LeasedRow {
     body: Vec<u8>,
     attempts: i32,
     created_ms: i64,
+    forward_headers: Option<String>,
 }
 
 impl From<LeasedRow> for Leased {
@@ -216,6 +221,11 @@ impl From<LeasedRow> for Leased {
             body: bytes::Bytes::from(r.body),
             attempts: r.attempts as u32,
             created_ms: r.created_ms,
+            // Written by us as JSON pairs; anything else forwards nothing.
+            forward_headers: r
+                .forward_headers
+                .and_then(|j| serde_json::from_str(&j).ok())
+                .unwrap_or_default(),
         }
     }
 }

@@ -174,13 +174,57 @@ impl Store {
             .await
     }
 
+    pub async fn handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+    ) -> Result<Option<secrecy::SecretString>, StoreError> {
+        self.bounded("handshake", self.ingest.handshake_secret(provider, tenant))
+            .await
+    }
+
+    pub async fn keep_handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+        secret: &str,
+    ) -> Result<bool, StoreError> {
+        self.bounded(
+            "handshake",
+            self.ingest.keep_handshake_secret(provider, tenant, secret),
+        )
+        .await
+    }
+
+    pub async fn reset_handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+    ) -> Result<bool, StoreError> {
+        self.bounded(
+            "handshake",
+            self.ingest.reset_handshake_secret(provider, tenant),
+        )
+        .await
+    }
+
     pub async fn lease_deliveries(
         &self,
         owner: &str,
         limit: u32,
         lease: Duration,
+        skip: &[&str],
     ) -> Result<Vec<Leased>, StoreError> {
-        self.bounded("lease", self.queue.lease(owner, limit, lease))
+        self.bounded("lease", self.queue.lease(owner, limit, lease, skip))
+            .await
+    }
+
+    pub async fn give_back_delivery(
+        &self,
+        delivery: &Leased,
+        owner: &str,
+    ) -> Result<(), StoreError> {
+        self.bounded("lease", self.queue.give_back(delivery, owner))
             .await
     }
 

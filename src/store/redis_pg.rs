@@ -9,6 +9,7 @@
 use std::time::Duration;
 
 use async_trait::async_trait;
+use secrecy::SecretString;
 
 use super::listing::{EventFilter, EventListed, EventRecord};
 use super::postgres::{PgStore, Recorded};
@@ -82,6 +83,7 @@ impl IngestStore for RedisPg {
                     // The handlers were given another body under this ID.
                     return self.repair(ev, owner, window, &other.digest).await;
                 }
+                crash_point!("after_delivery_record");
             }
             // Without handlers, the key is the whole record.
             return Ok(
@@ -92,10 +94,16 @@ impl IngestStore for RedisPg {
                 },
             );
         }
+        if ev.guards_body() && self.pg.body_recorded_elsewhere(ev).await? {
+            // Redis lost the body key; the rows still know the body.
+            self.redis.release(ev, owner).await?;
+            return Ok(CommitOutcome::Replay);
+        }
         // The row first: once it exists the event is recorded for good,
         // whatever happens to Redis afterwards.
         match self.pg.record(ev, handlers).await? {
             Recorded::Inserted => {
+                crash_point!("after_durable_insert");
                 if !self.redis.complete(ev, owner, window, own_digest).await? {
                     // Our claim expired meanwhile. The row is the durable
                     // truth: the next owner's insert finds it and answers
@@ -167,11 +175,43 @@ impl IngestStore for RedisPg {
     async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError> {
         self.pg.quarantined(key).await
     }
+
     async fn list_events(
         &self,
         record: EventRecord,
         filter: &EventFilter,
     ) -> Result<Vec<EventListed>, StoreError> {
-        self.pg.list_events(record, filter).await
+        self.pg.tables().list_events(record, filter).await
+    }
+
+    async fn handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+    ) -> Result<Option<SecretString>, StoreError> {
+        self.pg.tables().handshake_secret(provider, tenant).await
+    }
+
+    async fn keep_handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+        secret: &str,
+    ) -> Result<bool, StoreError> {
+        self.pg
+            .tables()
+            .keep_handshake_secret(provider, tenant, secret)
+            .await
+    }
+
+    async fn reset_handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+    ) -> Result<bool, StoreError> {
+        self.pg
+            .tables()
+            .reset_handshake_secret(provider, tenant)
+            .await
     }
 }

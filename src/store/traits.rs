@@ -10,6 +10,7 @@ use std::fmt::Debug;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use secrecy::SecretString;
 
 use super::delivery::{
     AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
@@ -96,18 +97,48 @@ pub trait IngestStore: Send + Sync + Debug {
         record: EventRecord,
         filter: &EventFilter,
     ) -> Result<Vec<EventListed>, StoreError>;
+
+    /// The secret a handshake handed over for this provider and tenant.
+    async fn handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+    ) -> Result<Option<SecretString>, StoreError>;
+
+    /// Store a handed-over secret unless one is stored (first come);
+    /// whether it was.
+    async fn keep_handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+        secret: &str,
+    ) -> Result<bool, StoreError>;
+
+    /// Forget the stored secret (an operator re-arms the tenant); whether
+    /// there was one.
+    async fn reset_handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+    ) -> Result<bool, StoreError>;
 }
 
 /// Deliveries waiting for their handlers, leased by workers.
 #[async_trait]
 pub trait DeliveryQueue: Send + Sync + Debug {
-    /// Lease up to `limit` due deliveries to `owner` for `lease`.
+    /// Lease up to `limit` due deliveries to `owner` for `lease`, none of
+    /// them for a handler in `skip` (full, or its circuit open).
     async fn lease(
         &self,
         owner: &str,
         limit: u32,
         lease: Duration,
+        skip: &[&str],
     ) -> Result<Vec<Leased>, StoreError>;
+
+    /// Hand a leased delivery back unattempted, due now, if `owner` still
+    /// holds it (its handler had no room for it after all).
+    async fn give_back(&self, delivery: &Leased, owner: &str) -> Result<(), StoreError>;
 
     /// Record an attempt and what follows from it, if `owner` still holds
     /// the lease; `false` when the lease was lost to another worker.

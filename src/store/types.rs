@@ -36,6 +36,10 @@ pub enum ClaimOutcome {
     InProgress { retry_after: Duration },
     /// The key is held (in progress or completed) for a different body.
     Conflict,
+    /// The provider guards bodies (`replay_guard = "body"`) and this body
+    /// was accepted under another event ID within the window: a replay
+    /// under a fresh, unsigned ID. Nothing was claimed.
+    Replay,
 }
 
 /// The answer of completing an owned claim.
@@ -52,6 +56,10 @@ pub enum CommitOutcome {
     Conflict,
     /// The claim expired and someone else owns the key now; nothing was done.
     NotOwner,
+    /// The durable record holds this body under another event ID within
+    /// the window (`replay_guard = "body"`, Redis lost the body key):
+    /// nothing was recorded and the claim was given up.
+    Replay,
 }
 
 /// The answer of recording pending deliveries before the key completes.

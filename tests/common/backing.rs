@@ -109,7 +109,8 @@ pub fn drop_keys(settings: &Settings, backend: Backend) {
         conn.set_read_timeout(Some(limit))?;
         conn.set_write_timeout(Some(limit))?;
         // KEYS, not SCAN: a test Redis with a small keyspace.
-        let keys: Vec<String> = redis::cmd("KEYS").arg(&pattern).query(&mut conn)?;
+        // Bytes: body keys end in a binary digest.
+        let keys: Vec<Vec<u8>> = redis::cmd("KEYS").arg(&pattern).query(&mut conn)?;
         if !keys.is_empty() {
             redis::cmd("DEL").arg(keys).exec(&mut conn)?;
         }

@@ -10,6 +10,7 @@
 pub mod backing;
 pub mod console;
 pub mod pki;
+pub mod procs;
 pub mod provider;
 pub mod raw;
 pub mod servers;
@@ -289,10 +290,12 @@ pub fn body_for(route: &str, event_id: &str, event_type: &str, salt: &str) -> Ve
         "slack" => {
             serde_json::json!({"type": "event_callback", "event_id": event_id, "event": {"type": event_type, "text": salt}})
         }
+        // Real payloads differ between distinct events (providers with an
+        // unsigned ID header key their bodies too: `replay_guard`).
         "standard-webhooks" | "svix" | "generic-hmac" => {
-            serde_json::json!({"type": event_type, "data": {"salt": salt}})
+            serde_json::json!({"type": event_type, "data": {"salt": salt, "ref": event_id}})
         }
-        _ => serde_json::json!({"action": event_type, "salt": salt}),
+        _ => serde_json::json!({"action": event_type, "salt": salt, "ref": event_id}),
     };
     serde_json::to_vec(&v).unwrap()
 }

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair, SanType};
+use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, KeyPair, SanType};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
@@ -20,11 +20,17 @@ impl Pki {
         let ca_key = KeyPair::generate().unwrap();
         let mut params = CertificateParams::new(Vec::new()).unwrap();
         params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        // Names of their own: OpenSSL (redis-server, redis-cli) takes a
+        // certificate whose issuer is its own subject for self-signed.
+        params
+            .distinguished_name
+            .push(DnType::CommonName, "hookline test CA");
         let ca = params.self_signed(&ca_key).unwrap();
         std::fs::write(dir.path().join("ca.pem"), ca.pem()).unwrap();
         for name in ["server", "client"] {
             let key = KeyPair::generate().unwrap();
             let mut params = CertificateParams::new(vec!["localhost".to_owned()]).unwrap();
+            params.distinguished_name.push(DnType::CommonName, name);
             params
                 .subject_alt_names
                 .push(SanType::IpAddress("127.0.0.1".parse().unwrap()));

@@ -26,6 +26,7 @@
 
 mod discord;
 mod head_ok;
+mod hook_secret;
 mod hub_challenge;
 mod okta;
 mod query_echo;
@@ -76,6 +77,9 @@ pub enum Handshake {
     TwitterCrc(twitter_crc::TwitterCrc),
     /// `HEAD` answered 200 (Trello).
     HeadOk(head_ok::HeadOk),
+    /// The signing secret handed over in a header and stored (Asana's
+    /// `X-Hook-Secret`).
+    HookSecret(hook_secret::HookSecret),
 }
 
 impl Handshake {
@@ -91,12 +95,19 @@ impl Handshake {
             Handshake::QueryEcho(h) => h,
             Handshake::TwitterCrc(h) => h,
             Handshake::HeadOk(h) => h,
+            Handshake::HookSecret(h) => h,
         }
     }
 
     /// The kind's TOML name, for logs and metrics.
     pub fn name(&self) -> &'static str {
         self.kind().name()
+    }
+
+    /// Whether the handshake hands over a secret the receiver stores
+    /// (tenants then need no configured secret).
+    pub fn stores_secret(&self) -> bool {
+        self.kind().stores_secret()
     }
 }
 
@@ -120,6 +131,12 @@ pub(crate) trait HandshakeKind: std::fmt::Debug + Send + Sync {
     /// Methods other than `POST` this kind answers (`GET`, `HEAD`).
     fn methods(&self) -> &'static [&'static str] {
         &[]
+    }
+
+    /// Whether its answers carry a secret to store
+    /// ([`HandshakeAnswer::store_secret`]).
+    fn stores_secret(&self) -> bool {
+        false
     }
 
     /// Cross-field rules, checked once when the definition loads.

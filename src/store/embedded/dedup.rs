@@ -56,6 +56,12 @@ pub(super) async fn claim(
     .map_err(StoreError::sqlx(op))?
     .rows_affected();
     let outcome = if taken == 1 {
+        if ev.guards_body() {
+            if let Some(held) = super::replay::claim(&mut tx, ev, &owner, ttl, now).await? {
+                // Dropping the transaction rolls the claim back.
+                return Ok(held);
+            }
+        }
         ClaimOutcome::Owned(owner)
     } else {
         let (state, sha, expires): (String, Vec<u8>, i64) = sqlx::query_as(
@@ -161,6 +167,14 @@ pub(super) async fn commit(
         // transaction: no 2xx without its deliveries.
         insert_deliveries(&mut tx, ev, handlers, now).await?;
     }
+    if ev.guards_body() {
+        if outcome == CommitOutcome::Conflict {
+            // This body was not recorded under this ID: it holds nothing.
+            super::replay::release(&mut *tx, ev, owner).await?;
+        } else {
+            super::replay::complete(&mut tx, ev, owner, window, now).await?;
+        }
+    }
     tx.commit().await.map_err(StoreError::sqlx(op))?;
     Ok(outcome)
 }
@@ -223,9 +237,9 @@ async fn insert_deliveries(
     for handler in handlers {
         sqlx::query(
             "INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type,
-                                   body, body_sha256, state, next_attempt_ms, created_ms,
-                                   updated_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $9, $9)
+                                   body, body_sha256, forward_headers, state, next_attempt_ms,
+                                   created_ms, updated_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10, 'pending', $9, $9, $9)
              ON CONFLICT (provider, tenant, event_id, handler) DO NOTHING",
         )
         .bind(ev.provider_name())
@@ -237,6 +251,7 @@ async fn insert_deliveries(
         .bind(&ev.body()[..])
         .bind(&ev.body_sha256()[..])
         .bind(now)
+        .bind(ev.forwarded_json())
         .execute(&mut **tx)
         .await
         .map_err(StoreError::sqlx("commit"))?;
@@ -261,6 +276,10 @@ pub(super) async fn release(
     .execute(pool)
     .await
     .map_err(StoreError::sqlx("release"))?;
+    if ev.guards_body() {
+        // Owner tokens are unique per claim: no other claim's key can go.
+        super::replay::release(pool, ev, owner).await?;
+    }
     Ok(())
 }
 
@@ -288,16 +307,17 @@ pub(super) async fn record(pool: &SqlitePool, key: &EventKey) -> Result<DedupRec
     })
 }
 
-/// Drop expired keys (SQLite has no TTLs of its own); how many went.
+/// Drop expired keys, body keys included (SQLite has no TTLs of its
+/// own); how many went.
 pub(super) async fn purge_expired(pool: &SqlitePool) -> Result<u64, StoreError> {
-    Ok(
-        sqlx::query("DELETE FROM dedup_key WHERE expires_at_ms <= $1")
-            .bind(now_ms())
-            .execute(pool)
-            .await
-            .map_err(StoreError::sqlx("purge"))?
-            .rows_affected(),
-    )
+    let now = now_ms();
+    let keys = sqlx::query("DELETE FROM dedup_key WHERE expires_at_ms <= $1")
+        .bind(now)
+        .execute(pool)
+        .await
+        .map_err(StoreError::sqlx("purge"))?
+        .rows_affected();
+    Ok(keys + super::replay::purge_expired(pool, now).await?)
 }
 
 pub(super) async fn count(pool: &SqlitePool) -> Result<u64, StoreError> {

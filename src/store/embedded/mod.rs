@@ -6,12 +6,14 @@
 
 mod dedup;
 mod queue;
+mod replay;
 
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use secrecy::SecretString;
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
@@ -147,12 +149,40 @@ impl IngestStore for EmbeddedStore {
     async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError> {
         self.tables.quarantined(key).await
     }
+
     async fn list_events(
         &self,
         record: EventRecord,
         filter: &EventFilter,
     ) -> Result<Vec<EventListed>, StoreError> {
         self.tables.list_events(record, filter).await
+    }
+
+    async fn handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+    ) -> Result<Option<SecretString>, StoreError> {
+        self.tables.handshake_secret(provider, tenant).await
+    }
+
+    async fn keep_handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+        secret: &str,
+    ) -> Result<bool, StoreError> {
+        self.tables
+            .keep_handshake_secret(provider, tenant, secret)
+            .await
+    }
+
+    async fn reset_handshake_secret(
+        &self,
+        provider: &str,
+        tenant: &str,
+    ) -> Result<bool, StoreError> {
+        self.tables.reset_handshake_secret(provider, tenant).await
     }
 }
 
@@ -163,8 +193,13 @@ impl DeliveryQueue for EmbeddedStore {
         owner: &str,
         limit: u32,
         lease: Duration,
+        skip: &[&str],
     ) -> Result<Vec<Leased>, StoreError> {
-        self.tables.lease(owner, limit, lease).await
+        self.tables.lease(owner, limit, lease, skip).await
+    }
+
+    async fn give_back(&self, delivery: &Leased, owner: &str) -> Result<(), StoreError> {
+        self.tables.give_back(delivery, owner).await
     }
 
     async fn finish(

@@ -83,6 +83,12 @@ fn bind_events<'q>(
         )
         .bind(handler_n)
         .bind(handler)
+        .bind(
+            items
+                .iter()
+                .map(|p| p.ev.forwarded_json())
+                .collect::<Vec<Option<String>>>(),
+        )
 }
 
 /// Per input (numbered from 1 in the first column): the row answering it.

@@ -4,7 +4,6 @@
 use super::batch::{PendingEvent, Recorded};
 use super::PgStore;
 use crate::provider::VerifiedWebhook;
-use crate::store::listing::{EventFilter, EventListed, EventRecord};
 use crate::store::sql::OtherBody;
 use crate::store::types::{EventKey, ProcessedEvent, QuarantinedCopy};
 use crate::store::StoreError;
@@ -19,6 +18,32 @@ impl PgStore {
         handlers: &[&str],
     ) -> Result<Recorded, StoreError> {
         self.records.submit(PendingEvent::new(ev, handlers)).await
+    }
+
+    /// Whether this body is recorded under another event ID within the
+    /// provider's window: the durable half of the body key of a provider
+    /// with `replay_guard = "body"`, for when Redis has lost the key. (Run
+    /// before the insert, not in it: two replays of one body racing while
+    /// Redis is empty can both pass; with Redis up, its body key
+    /// serialises them.)
+    pub(crate) async fn body_recorded_elsewhere(
+        &self,
+        ev: &VerifiedWebhook,
+    ) -> Result<bool, StoreError> {
+        sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM processed_event
+                            WHERE provider = $1 AND tenant = $2 AND body_sha256 = $3
+                              AND event_id <> $4
+                              AND received_at > now() - make_interval(secs => $5))",
+        )
+        .bind(ev.provider_name())
+        .bind(ev.tenant())
+        .bind(&ev.body_sha256()[..])
+        .bind(ev.event_id())
+        .bind(ev.provider().window.as_secs_f64())
+        .fetch_one(&self.tables.pool)
+        .await
+        .map_err(StoreError::sqlx("commit"))
     }
 
     /// One pending delivery per handler for an event that gets no new row
@@ -37,6 +62,11 @@ impl PgStore {
 
     pub(crate) async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
         self.tables.quarantine(ev).await
+    }
+
+    /// The shared tables, for statements written once for both dialects.
+    pub(crate) fn tables(&self) -> &crate::store::sql::Tables<sqlx::Postgres> {
+        &self.tables
     }
 
     pub(crate) async fn ping(&self) -> Result<(), StoreError> {
@@ -60,12 +90,5 @@ impl PgStore {
         key: &EventKey,
     ) -> Result<Vec<QuarantinedCopy>, StoreError> {
         self.tables.quarantined(key).await
-    }
-    pub(crate) async fn list_events(
-        &self,
-        record: EventRecord,
-        filter: &EventFilter,
-    ) -> Result<Vec<EventListed>, StoreError> {
-        self.tables.list_events(record, filter).await
     }
 }

@@ -20,8 +20,13 @@ impl DeliveryQueue for PgStore {
         owner: &str,
         limit: u32,
         lease: Duration,
+        skip: &[&str],
     ) -> Result<Vec<Leased>, StoreError> {
-        self.tables.lease(owner, limit, lease).await
+        self.tables.lease(owner, limit, lease, skip).await
+    }
+
+    async fn give_back(&self, delivery: &Leased, owner: &str) -> Result<(), StoreError> {
+        self.tables.give_back(delivery, owner).await
     }
 
     /// Group-committed with other workers' outcomes.

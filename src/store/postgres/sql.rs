@@ -19,9 +19,9 @@ macro_rules! event_input {
     () => {
         "input AS (
              SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[],
-                                  $6::bytea[], $7::text[])
+                                  $6::bytea[], $7::text[], $10::text[])
                  WITH ORDINALITY AS i(provider, tenant, event_id, event_type, body_sha256, body,
-                                      content_type, n)
+                                      content_type, forward_headers, n)
          ), handlers AS (
              SELECT * FROM unnest($8::bigint[], $9::text[]) AS h(n, handler)
          )"
@@ -46,10 +46,10 @@ macro_rules! insert_deliveries {
     ($from:literal) => {
         concat!(
             "INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type,
-                                   body, body_sha256, state, next_attempt_ms, created_ms,
-                                   updated_ms)
+                                   body, body_sha256, forward_headers, state, next_attempt_ms,
+                                   created_ms, updated_ms)
              SELECT e.provider, e.tenant, e.event_id, h.handler, e.event_type, e.content_type,
-                    e.body, e.body_sha256, 'pending', ",
+                    e.body, e.body_sha256, e.forward_headers, 'pending', ",
             now_ms!(),
             ", ",
             now_ms!(),

@@ -103,6 +103,23 @@ impl RedisDedup {
         self.key(ev.provider_name(), ev.tenant(), ev.event_id())
     }
 
+    /// `{prefix}:body:{provider:tenant}:` and the body's 16-byte digest
+    /// (binary, to keep the key small): the second key of an event whose
+    /// provider guards bodies, in the same hash slot as its dedup key.
+    fn body_key_of(&self, ev: &VerifiedWebhook) -> Option<Vec<u8>> {
+        ev.guards_body().then(|| {
+            let mut key = format!(
+                "{}:body:{{{}:{}}}:",
+                self.prefix,
+                ev.provider_name(),
+                ev.tenant()
+            )
+            .into_bytes();
+            key.extend_from_slice(&ev.body_sha256()[..DIGEST_LEN]);
+            key
+        })
+    }
+
     async fn conn(&self) -> Result<Conn, StoreError> {
         self.redis.get().await
     }
@@ -114,14 +131,16 @@ impl RedisDedup {
         ttl: Duration,
     ) -> Result<ClaimOutcome, StoreError> {
         let mut conn = self.conn().await?;
-        let reply: Vec<i64> = self
-            .scripts
-            .claim
-            .key(self.key_of(ev))
+        let mut script = self.scripts.claim.key(self.key_of(ev));
+        script
             .arg(&ev.body_sha256()[..DIGEST_LEN])
             .arg(&owner.as_bytes()[..])
             // PX must be positive.
-            .arg(ms(ttl).max(1))
+            .arg(ms(ttl).max(1));
+        if let Some(body_key) = self.body_key_of(ev) {
+            script.key(body_key).arg(ev.event_id().as_str());
+        }
+        let reply: Vec<i64> = script
             .invoke_async(&mut conn)
             .await
             .map_err(StoreError::redis("claim"))?;
@@ -132,6 +151,7 @@ impl RedisDedup {
                 retry_after: Duration::from_millis(pttl.max(0) as u64),
             }),
             [3] => Ok(ClaimOutcome::Conflict),
+            [4] => Ok(ClaimOutcome::Replay),
             _ => Err(StoreError::internal(
                 "claim",
                 format!("unexpected reply from claim.lua: {reply:?}"),
@@ -149,13 +169,20 @@ impl RedisDedup {
         digest: &[u8],
     ) -> Result<bool, StoreError> {
         let mut conn = self.conn().await?;
-        let done: i64 = self
-            .scripts
-            .complete
-            .key(self.key_of(ev))
+        let mut script = self.scripts.complete.key(self.key_of(ev));
+        script
             .arg(&owner.as_bytes()[..])
             .arg(ms(window).max(1))
-            .arg(digest)
+            .arg(digest);
+        if let Some(body_key) = self.body_key_of(ev) {
+            // The body key names this event only if it is recorded with
+            // this body; otherwise it goes.
+            let own = digest == &ev.body_sha256()[..DIGEST_LEN];
+            script
+                .key(body_key)
+                .arg(if own { ev.event_id().as_str() } else { "" });
+        }
+        let done: i64 = script
             .invoke_async(&mut conn)
             .await
             .map_err(StoreError::redis("commit"))?;
@@ -169,11 +196,12 @@ impl RedisDedup {
     ) -> Result<(), StoreError> {
         let mut conn = self.conn().await?;
         // 0 means someone else owns the key now: nothing to give back.
-        let _released: i64 = self
-            .scripts
-            .release
-            .key(self.key_of(ev))
-            .arg(&owner.as_bytes()[..])
+        let mut script = self.scripts.release.key(self.key_of(ev));
+        script.arg(&owner.as_bytes()[..]);
+        if let Some(body_key) = self.body_key_of(ev) {
+            script.key(body_key);
+        }
+        let _released: i64 = script
             .invoke_async(&mut conn)
             .await
             .map_err(StoreError::redis("release"))?;

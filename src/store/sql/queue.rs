@@ -29,12 +29,14 @@ where
     HandlerCounts: for<'r> FromRow<'r, DB::Row>,
     (i64, i64): for<'r> FromRow<'r, DB::Row>,
 {
-    /// Lease up to `limit` due deliveries to `owner` for `lease`.
+    /// Lease up to `limit` due deliveries to `owner` for `lease`, none for
+    /// the handlers in `skip`.
     pub(crate) async fn lease(
         &self,
         owner: &str,
         limit: u32,
         lease: Duration,
+        skip: &[&str],
     ) -> Result<Vec<Leased>, StoreError> {
         // A lease also moves the row's due time to the lease's end (when it
         // is due again if its worker dies), so the due index holds the rows
@@ -47,21 +49,42 @@ where
              WHERE id IN (SELECT id FROM delivery
                           WHERE state = 'pending' AND next_attempt_ms <= {start}
                             AND (lease_until_ms IS NULL OR lease_until_ms <= {start})
+                            AND handler NOT IN ({skipped})
                           ORDER BY next_attempt_ms LIMIT $3
                           {skip_locked})
              RETURNING {LEASED_COLUMNS}",
             now = DB::NOW_MS,
             start = DB::STATEMENT_MS,
             skip_locked = DB::SKIP_LOCKED,
+            skipped = DB::JSON_TEXTS_4,
         );
+        let skip = serde_json::to_string(skip).expect("strings serialize");
         let rows: Vec<LeasedRow> = sqlx::query_as(&statement)
             .bind(owner)
             .bind(ms(lease))
             .bind(i64::from(limit))
+            .bind(skip.as_str())
             .fetch_all(&self.pool)
             .await
             .map_err(StoreError::sqlx("lease"))?;
         Ok(rows.into_iter().map(Leased::from).collect())
+    }
+
+    /// Hand a leased delivery back, unattempted and due now.
+    pub(crate) async fn give_back(&self, delivery: &Leased, owner: &str) -> Result<(), StoreError> {
+        let statement = format!(
+            "UPDATE delivery SET lease_owner = NULL, lease_until_ms = NULL,
+                                 next_attempt_ms = {now}
+             WHERE id = $1 AND lease_owner = $2",
+            now = DB::NOW_MS,
+        );
+        sqlx::query(&statement)
+            .bind(delivery.id)
+            .bind(owner)
+            .execute(&self.pool)
+            .await
+            .map_err(StoreError::sqlx("lease"))?;
+        Ok(())
     }
 
     pub(crate) async fn list(&self, f: &DeliveryFilter) -> Result<Vec<DeliveryView>, StoreError> {

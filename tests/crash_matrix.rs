@@ -1,0 +1,270 @@
+//! The crash matrix (`docs/crash-matrix.md`): the real binary, built with
+//! the `failpoints` feature, aborts at one named point (`FAILPOINTS=
+//! NAME=return`), as a power cut would. It is restarted without it, the
+//! provider retries as providers do, and then: nothing answered 2xx is
+//! lost, there is one `processed_event` row, and the handler is called once,
+//! or twice with the same `webhook-id` only when the process died between
+//! its 2xx and the recorded outcome.
+//!
+//! `HOOKLINE_SOAK_REPORT=FILE` appends one line per run (`backend point
+//! lost repeated`) for `scripts/soak-crash`.
+
+mod common;
+
+use std::io::Write as _;
+use std::time::{Duration, Instant};
+
+use common::procs::{config_with, free_port, serve, serve_with, try_post, wait_ready, Proc};
+use common::sink::Sink;
+use common::{AppOptions, Backend, Webhook};
+use hookline::store::delivery::{DeliveryFilter, DeliveryState};
+use hookline::store::Store;
+
+/// Which process the point is in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// The receiver: the provider's request dies with it.
+    Receiver,
+    /// The delivery workers: the request was answered 2xx first.
+    Workers,
+}
+
+struct Case {
+    point: &'static str,
+    role: Role,
+    /// `ack = "handlers"` (the point is on its path).
+    ack_handlers: bool,
+    /// Whether the store has this point (the embedded store records, queues
+    /// and completes in one transaction: nothing lies between them).
+    on_embedded: bool,
+    /// Handler calls expected in the end.
+    calls: usize,
+}
+
+const fn case(point: &'static str, role: Role) -> Case {
+    Case {
+        point,
+        role,
+        ack_handlers: false,
+        on_embedded: true,
+        calls: 1,
+    }
+}
+
+fn cases() -> Vec<Case> {
+    vec![
+        case("before_claim", Role::Receiver),
+        case("after_claim", Role::Receiver),
+        Case {
+            on_embedded: false,
+            ..case("after_durable_insert", Role::Receiver)
+        },
+        Case {
+            ack_handlers: true,
+            ..case("after_delivery_record", Role::Receiver)
+        },
+        case("after_completion", Role::Receiver),
+        case("after_answer", Role::Receiver),
+        case("after_lease", Role::Workers),
+        Case {
+            calls: 2,
+            ..case("after_handler_ack", Role::Workers)
+        },
+    ]
+}
+
+/// Wait for the process to die on its own (the point aborted it).
+fn died_within(proc: &mut Proc, limit: Duration) -> bool {
+    let until = Instant::now() + limit;
+    while Instant::now() < until {
+        if proc.0.try_wait().unwrap().is_some() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+/// The provider's retries: until a 2xx, as often as a patient provider.
+async fn retry_until_2xx(port: u16, w: &Webhook) -> String {
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some((200, body)) = try_post(port, w).await {
+            return body["status"].as_str().unwrap_or_default().to_owned();
+        }
+        assert!(
+            Instant::now() < until,
+            "the provider's retries never got a 2xx"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn run(backend: Backend, case: &Case) {
+    let dir = tempfile::tempdir().unwrap();
+    let sink = Sink::start(vec![]);
+    let mut opts = AppOptions::new(backend);
+    opts.in_progress_ttl = "3s";
+    if case.ack_handlers {
+        opts.provider_extra = "ack = \"handlers\"\nack_timeout = \"1s\"\n".into();
+    }
+    let delivery =
+        "[delivery]\npoll_interval = \"50ms\"\nlease = \"2s\"\nbackoff_base = \"50ms\"\n";
+    let (config, _db, keys) = config_with(opts, dir.path(), &sink, delivery).await;
+    let armed = [("FAILPOINTS", format!("{}=return", case.point))];
+    let armed: Vec<(&str, &str)> = armed.iter().map(|(k, v)| (*k, v.as_str())).collect();
+
+    let port = free_port();
+    // The receiver first: on the embedded store the second process to open
+    // the file finds it migrated.
+    let (mut doomed, _receiver) = match case.role {
+        Role::Receiver => (serve_with(&config, "all", port, &armed), None),
+        Role::Workers => {
+            let receiver = serve(&config, "receiver", port);
+            wait_ready(port).await;
+            (serve_with(&config, "workers", 0, &armed), Some(receiver))
+        }
+    };
+    wait_ready(port).await;
+    let w = Webhook::new("stripe", "acme", "evt_crash", "charge.succeeded", "x");
+    let first = try_post(port, &w).await;
+    let reached = case.on_embedded || backend != Backend::Embedded;
+    let died = died_within(
+        &mut doomed,
+        Duration::from_secs(if reached { 20 } else { 2 }),
+    );
+    assert_eq!(
+        died,
+        reached,
+        "{}: died at the point\n{}",
+        case.point,
+        common::procs::logs(&config)
+    );
+    match (case.role, case.point) {
+        // Dead before its answer: the provider saw the connection drop.
+        (Role::Receiver, p) if p != "after_answer" && reached => {
+            assert!(first.is_none(), "{p}: answered {first:?} before dying")
+        }
+        _ => assert_eq!(first.map(|(s, _)| s), Some(200), "{}", case.point),
+    }
+    drop(doomed);
+
+    // Restarted, without the point; the provider retries.
+    let _restarted = match case.role {
+        Role::Receiver => serve(&config, "all", port),
+        Role::Workers => serve(&config, "workers", 0),
+    };
+    wait_ready(port).await;
+    let answer = retry_until_2xx(port, &w).await;
+    assert!(
+        answer == "accepted" || answer == "duplicate",
+        "{}: {answer}",
+        case.point
+    );
+    sink.wait_for(case.calls, Duration::from_secs(20)).await;
+    // Anything more would come within a lease and a poll.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let calls = sink.received();
+    let ids: Vec<_> = calls.iter().map(|r| r.header("webhook-id")).collect();
+    assert!(ids.windows(2).all(|p| p[0] == p[1]), "one idempotency key");
+
+    let store = Store::connect(&keys.settings.store).await.unwrap();
+    let rows = store.inventory().await.unwrap().processed_events;
+    let deliveries = store
+        .list_deliveries(&DeliveryFilter::default())
+        .await
+        .unwrap();
+    let delivered = deliveries
+        .iter()
+        .all(|d| d.state == DeliveryState::Delivered);
+    report(backend, case, calls.len(), rows, delivered);
+    assert_eq!(rows, 1, "{}: processed_event rows", case.point);
+    assert_eq!(deliveries.len(), 1, "{}: deliveries", case.point);
+    assert!(delivered, "{}: {deliveries:?}", case.point);
+    assert_eq!(calls.len(), case.calls, "{}: handler calls", case.point);
+}
+
+/// One line for the soak script: lost (no row, or not delivered) and
+/// repeated (calls beyond those the point allows).
+fn report(backend: Backend, case: &Case, calls: usize, rows: u64, delivered: bool) {
+    let Ok(path) = std::env::var("HOOKLINE_SOAK_REPORT") else {
+        return;
+    };
+    let lost = usize::from(rows == 0 || !delivered || calls == 0);
+    let repeated = calls.saturating_sub(case.calls);
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .unwrap();
+    writeln!(f, "{backend:?} {} {lost} {repeated}", case.point).unwrap();
+}
+
+async fn point(backend: Backend, name: &str) {
+    let cases = cases();
+    let case = cases
+        .iter()
+        .find(|c| c.point == name)
+        .expect("a known point");
+    run(backend, case).await
+}
+
+macro_rules! matrix {
+    ($($point:ident),* $(,)?) => {
+        mod embedded {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $point() {
+                    super::point($crate::common::Backend::Embedded, stringify!($point)).await
+                }
+            )*
+        }
+        mod redis {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $point() {
+                    super::point($crate::common::Backend::Redis, stringify!($point)).await
+                }
+            )*
+        }
+    };
+}
+
+matrix!(
+    before_claim,
+    after_claim,
+    after_durable_insert,
+    after_delivery_record,
+    after_completion,
+    after_answer,
+    after_lease,
+    after_handler_ack,
+);
+
+/// A request slower than `dedup.in_progress_ttl` (held at `before_commit`)
+/// loses its claim to the provider's retry: its completion is refused and
+/// counted, the retry's stands, and the event is recorded once. (On the
+/// redis store a critical event's row decides instead: the slow request
+/// finds the retry's row and is answered `duplicate`.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stale_owner_cannot_complete_and_is_counted() {
+    let mut opts = AppOptions::new(Backend::Embedded);
+    opts.in_progress_ttl = "1s";
+    let app = std::sync::Arc::new(common::spawn_app_with(opts).await);
+    fail::cfg("before_commit", "1*return(1800)->off").unwrap();
+    let w = Webhook::new("stripe", "acme", "evt_slow", "charge.succeeded", "x");
+    let slow = {
+        let (app, w) = (app.clone(), w.clone());
+        tokio::spawn(async move { app.send_json(&w).await })
+    };
+    // The slow request's claim expires after 1 s; the retry takes the key.
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    let (code, body) = app.send_json(&w).await;
+    assert_eq!((code, body["status"].as_str()), (200, Some("accepted")));
+    let (code, body) = slow.await.unwrap();
+    assert_eq!((code, body["code"].as_str()), (409, Some("in_progress")));
+    let series = r#"hookline_stale_completions_total{provider="stripe"}"#;
+    assert_eq!(app.metric(series).await, 1.0);
+    assert_eq!(app.inventory().await.processed_events, 1);
+    assert_eq!(app.send_json(&w).await.1["status"], "duplicate");
+}

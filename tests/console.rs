@@ -10,7 +10,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::console::{console_app, console_app_critical, set_cookie, Operator, TOKEN};
+use common::console::{console_app, console_app_critical, set_cookie, Operator, SIGNING, TOKEN};
 use common::sink::{Reply, Sink};
 use common::{spawn_app, Backend, TestApp, Webhook};
 use hookline::store::delivery::{DeliveryFilter, DeliveryState};
@@ -320,6 +320,37 @@ async fn accepted_and_conflicting_events_are_listed_apart(backend: Backend) {
     assert_eq!(op.get("/console/events?list=everything").await.0, 400);
 }
 
+async fn the_headers_handlers_forward_are_shown_redacted_without_captures(backend: Backend) {
+    let sink = Sink::start(vec![]);
+    let extra = format!(
+        "[handlers.audit]\nurl = \"{}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{SIGNING}\"\ntimeout = \"2s\"\n\
+         forward_headers = [\"Stripe-Signature\", \"X-Api-Key\"]\n",
+        sink.url
+    );
+    let app = console_app(backend, &sink, &extra).await;
+    let mut w = Webhook::new("stripe", "acme", "evt_f1", "charge.succeeded", "a");
+    w.headers
+        .push(("X-Api-Key".into(), "do-not-show-this-key".into()));
+    assert_eq!(app.send_json(&w).await.0, 200);
+    let op = Operator::sign_in(&app).await;
+    let (status, page) = op.get("/console/events/stripe/acme/evt_f1").await;
+    assert_eq!(status, 200, "{page}");
+    let signature = w
+        .headers
+        .iter()
+        .find(|(k, _)| k == "Stripe-Signature")
+        .unwrap();
+    assert!(
+        page.contains(&signature.1),
+        "the forwarded signature: {page}"
+    );
+    assert!(page.contains("[redacted]"), "{page}");
+    assert!(
+        !page.contains("do-not-show-this-key"),
+        "a credential shown: {page}"
+    );
+}
+
 async fn behind_https_the_cookie_is_secure(backend: Backend) {
     let mut opts = common::AppOptions::new(backend);
     opts.server_extra = "public_url = \"https://hooks.example.com\"".into();
@@ -338,5 +369,6 @@ backend_tests!(
     with_captures_on_the_event_page_shows_its_headers_redacted,
     a_non_critical_event_shows_the_body_its_delivery_carries,
     accepted_and_conflicting_events_are_listed_apart,
+    the_headers_handlers_forward_are_shown_redacted_without_captures,
     behind_https_the_cookie_is_secure,
 );

@@ -12,6 +12,7 @@ use super::page::{frame, respond, see_other, Failure};
 use super::session::{checked_form, field, Authed};
 use crate::http::{ApiError, AppState};
 use crate::lookup::{self, EventRef};
+use crate::store::delivery::Leased;
 use crate::store::{DedupRecord, DeliveryReport, EventReport};
 
 /// Body bytes shown on the page; the rest is behind the download link.
@@ -45,8 +46,9 @@ pub async fn page(
         .event_report(&event.provider, &event.tenant, &event.event_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no record of {event}")))?;
-    let body = body_of(&state, &event, &report).await?;
-    let headers = super::headers::section(&state, &event).await;
+    let payloads = payloads(&state, &report).await?;
+    let body = body_of(&state, &event, &report, payloads.first()).await?;
+    let headers = super::headers::section(&state, &event, &forwarded(&payloads)).await;
     let href = event_href(&event.provider, &event.tenant, &event.event_id);
     let content = html! {
         h1 { "Event " code { (event.event_id) } }
@@ -77,12 +79,34 @@ pub async fn page(
     ))
 }
 
+/// What the event's deliveries carry: the body, and the provider headers
+/// kept for the handlers that forward them (one query per handler).
+async fn payloads(state: &AppState, report: &EventReport) -> Result<Vec<Leased>, Failure> {
+    let mut out = Vec::new();
+    for d in &report.deliveries {
+        out.extend(state.store.delivery_payload(d.delivery.id).await?);
+    }
+    Ok(out)
+}
+
+/// The forwarded headers of every delivery, each name once.
+fn forwarded(payloads: &[Leased]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (name, value) in payloads.iter().flat_map(|p| &p.forward_headers) {
+        if !out.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
+            out.push((name.clone(), value.clone()));
+        }
+    }
+    out
+}
+
 /// The event's body: its `processed_event` row's (critical events), else
 /// the one its first delivery carries; `None` when neither keeps it.
 async fn body_of(
     state: &AppState,
     event: &EventRef,
     report: &EventReport,
+    payload: Option<&Leased>,
 ) -> Result<Option<Vec<u8>>, Failure> {
     if report.processed_event.is_some() {
         let row = state
@@ -91,14 +115,7 @@ async fn body_of(
             .await?;
         return Ok(row.map(|r| r.body));
     }
-    match report.deliveries.first() {
-        Some(d) => Ok(state
-            .store
-            .delivery_payload(d.delivery.id)
-            .await?
-            .map(|p| p.body.to_vec())),
-        None => Ok(None),
-    }
+    Ok(payload.map(|p| p.body.to_vec()))
 }
 
 fn verdict(report: &EventReport) -> Markup {
@@ -233,7 +250,10 @@ pub async fn body(
         .event_report(&event.provider, &event.tenant, &event.event_id)
         .await?;
     let body = match &report {
-        Some(report) => body_of(&state, &event, report).await?,
+        Some(report) => {
+            let payloads = payloads(&state, report).await?;
+            body_of(&state, &event, report, payloads.first()).await?
+        }
         None => None,
     }
     .ok_or_else(|| ApiError::NotFound(format!("no recorded body for {event}")))?;

@@ -1,7 +1,8 @@
-//! An event's request headers. The stores do not keep them; a capture file
-//! does (`[capture] dir`), with the headers whose value is the secret
-//! itself already redacted. Shown here with every other header that can
-//! carry a credential redacted too.
+//! An event's request headers. The stores keep only those some handler
+//! forwards (`forward_headers`, kept with its deliveries); a capture file
+//! keeps them all (`[capture] dir`), with the headers whose value is the
+//! secret itself already redacted. Shown here with every other header that
+//! can carry a credential redacted too.
 
 use maud::{html, Markup};
 
@@ -36,11 +37,29 @@ fn shown(name: &str, value: &str) -> String {
     }
 }
 
-/// The headers section of an event's page.
-pub async fn section(state: &AppState, event: &EventRef) -> Markup {
+fn table(headers: &[(String, String)]) -> Markup {
+    html! {
+        div.scroll { table.headers {
+            tbody { @for (name, value) in headers {
+                tr { th scope="row" { (name) } td { code { (shown(name, value)) } } }
+            } }
+        } }
+    }
+}
+
+/// The headers section of an event's page; `forwarded`, the headers its
+/// deliveries keep.
+pub async fn section(state: &AppState, event: &EventRef, forwarded: &[(String, String)]) -> Markup {
+    let kept = html! {
+        @if !forwarded.is_empty() {
+            p.muted { "Kept with its deliveries (the headers handlers forward):" }
+            (table(forwarded))
+        }
+    };
     let Some(writer) = &state.capture else {
         return html! {
-            p.muted { "Request headers are not stored with events. Set " code { "[capture] dir" } " to keep each verified request, headers included (secret-bearing ones redacted)." }
+            (kept)
+            p.muted { "The stores keep no other request header. Set " code { "[capture] dir" } " to keep each verified request, headers included (secret-bearing ones redacted)." }
         };
     };
     let captures: Vec<Capture> = match writer
@@ -50,19 +69,16 @@ pub async fn section(state: &AppState, event: &EventRef) -> Markup {
         Ok(c) => c,
         Err(e) => {
             tracing::warn!(error = %e, "could not read the event's captures");
-            return html! { p.error { "The capture files could not be read." } };
+            return html! { (kept) p.error { "The capture files could not be read." } };
         }
     };
     html! {
+        (kept)
         @if captures.is_empty() { p.muted { "No capture of this event (captures start when " code { "[capture] dir" } " is set)." } }
         @for c in &captures {
             details open[captures.len() == 1] {
                 summary { (c.method) " " (c.path) " · received " (c.received_at) }
-                div.scroll { table.headers {
-                    tbody { @for (name, value) in &c.headers {
-                        tr { th scope="row" { (name) } td { code { (shown(name, value)) } } }
-                    } }
-                } }
+                (table(&c.headers))
             }
         }
     }

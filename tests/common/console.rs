@@ -8,7 +8,7 @@ use super::{spawn_text, test_config, AppOptions, Backend, TestApp};
 pub const TOKEN: &str = "console-admin-token-0123456789";
 
 /// The handler's Standard Webhooks signing secret.
-const SIGNING: &str = "whsec_aGFuZGxlci1zaWduaW5nLWtleS1tYXRlcmlhbA==";
+pub const SIGNING: &str = "whsec_aGFuZGxlci1zaWduaW5nLWtleS1tYXRlcmlhbA==";
 
 /// Fast retries, two attempts: a failing handler dead-letters quickly.
 const DELIVERY: &str = "[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"20ms\"\nbackoff_max = \"50ms\"\nlease = \"10s\"\n";

@@ -250,29 +250,37 @@ async fn an_operator_finds_an_event_sees_its_attempts_and_replays_dead_letters(b
     assert!(live.contains("billing attempts"), "{live}");
 }
 
+/// Send `event_id` with a credential header of `name`, open its page:
+/// the signature is shown, the credential is not.
+async fn headers_shown_with_a_credential_redacted(app: &TestApp, event_id: &str, name: &str) {
+    let mut w = Webhook::new("stripe", "acme", event_id, "charge.succeeded", "a");
+    w.headers
+        .push((name.into(), "do-not-show-this-credential".into()));
+    assert_eq!(app.send_json(&w).await.0, 200);
+    let op = Operator::sign_in(app).await;
+    let (status, page) = op
+        .get(&format!("/console/events/stripe/acme/{event_id}"))
+        .await;
+    assert_eq!(status, 200, "{page}");
+    let (_, signature) = w
+        .headers
+        .iter()
+        .find(|(k, _)| k == "Stripe-Signature")
+        .unwrap();
+    assert!(page.contains(signature), "the signature header: {page}");
+    assert!(page.contains("[redacted]"), "{page}");
+    assert!(
+        !page.contains("do-not-show-this-credential"),
+        "shown: {page}"
+    );
+}
+
 async fn with_captures_on_the_event_page_shows_its_headers_redacted(backend: Backend) {
     let sink = Sink::start(vec![]);
     let captures = tempfile::tempdir().unwrap();
     let extra = format!("[capture]\ndir = \"{}\"\n", captures.path().display());
     let app = console_app(backend, &sink, &extra).await;
-    let mut w = Webhook::new("stripe", "acme", "evt_h1", "charge.succeeded", "a");
-    w.headers
-        .push(("Authorization".into(), "Bearer do-not-show-me".into()));
-    assert_eq!(app.send_json(&w).await.0, 200);
-    let op = Operator::sign_in(&app).await;
-    let (status, page) = op.get("/console/events/stripe/acme/evt_h1").await;
-    assert_eq!(status, 200, "{page}");
-    let signature = w
-        .headers
-        .iter()
-        .find(|(k, _)| k == "Stripe-Signature")
-        .unwrap();
-    assert!(page.contains(&signature.1), "the signature header: {page}");
-    assert!(page.contains("[redacted]"), "{page}");
-    assert!(
-        !page.contains("do-not-show-me"),
-        "a credential shown: {page}"
-    );
+    headers_shown_with_a_credential_redacted(&app, "evt_h1", "Authorization").await;
 }
 
 async fn a_non_critical_event_shows_the_body_its_delivery_carries(backend: Backend) {
@@ -328,27 +336,7 @@ async fn the_headers_handlers_forward_are_shown_redacted_without_captures(backen
         sink.url
     );
     let app = console_app(backend, &sink, &extra).await;
-    let mut w = Webhook::new("stripe", "acme", "evt_f1", "charge.succeeded", "a");
-    w.headers
-        .push(("X-Api-Key".into(), "do-not-show-this-key".into()));
-    assert_eq!(app.send_json(&w).await.0, 200);
-    let op = Operator::sign_in(&app).await;
-    let (status, page) = op.get("/console/events/stripe/acme/evt_f1").await;
-    assert_eq!(status, 200, "{page}");
-    let signature = w
-        .headers
-        .iter()
-        .find(|(k, _)| k == "Stripe-Signature")
-        .unwrap();
-    assert!(
-        page.contains(&signature.1),
-        "the forwarded signature: {page}"
-    );
-    assert!(page.contains("[redacted]"), "{page}");
-    assert!(
-        !page.contains("do-not-show-this-key"),
-        "a credential shown: {page}"
-    );
+    headers_shown_with_a_credential_redacted(&app, "evt_f1", "X-Api-Key").await;
 }
 
 async fn behind_https_the_cookie_is_secure(backend: Backend) {

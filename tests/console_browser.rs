@@ -1,6 +1,6 @@
 //! The web console in a real browser (issue 14): Debian's chromium, driven
-//! by playwright-core (`tests/browser/console.mjs`), signs in, finds an
-//! event by ID, sees its delivery attempt, replays dead letters (a
+//! by playwright-core (`tests/browser/console.mjs`), signs in, sees a
+//! forged request counted on the overview, finds an event by ID, sees its delivery attempt, replays dead letters (a
 //! selection, then all matching after the counted confirmation) and sees
 //! them delivered, checks the phone-width layout and keyboard reach, signs
 //! out and is refused; on every backend.
@@ -99,6 +99,10 @@ async fn a_person_signs_in_finds_an_event_replays_dead_letters_and_signs_out(bac
         assert_eq!(app.send_json(&w).await.0, 200);
         wait_until_dead(&app, id).await;
     }
+    // A forgery, counted on the overview (never stored).
+    let mut forged = Webhook::new("stripe", "acme", "evt_forged", "invoice.paid", "x");
+    forged.body.extend_from_slice(b" ");
+    assert_eq!(app.send_json(&forged).await.0, 401);
     let tmp = tempfile::tempdir().unwrap();
     let to_docs = backend == Backend::Embedded
         && std::env::var("HOOKLINE_CONSOLE_SCREENSHOTS").as_deref() == Ok("docs");

@@ -62,6 +62,7 @@ try {
   step = "the overview refreshes itself";
   await page.locator("#live[data-refreshed]").waitFor({ timeout: 9000 });
   await expectText("figcaption", "stripe / acme");
+  await expectText("td code", "invalid_signature"); // rejected, counted
   await shot("overview");
 
   step = "find the event by ID";

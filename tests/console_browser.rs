@@ -1,9 +1,10 @@
 //! The web console in a real browser (issue 14): Debian's chromium, driven
 //! by playwright-core (`tests/browser/console.mjs`), signs in, sees a
-//! forged request counted on the overview, finds an event by ID, sees its delivery attempt, replays dead letters (a
-//! selection, then all matching after the counted confirmation) and sees
-//! them delivered, checks the phone-width layout and keyboard reach, signs
-//! out and is refused; on every backend.
+//! forged request counted on the overview, finds an event by ID, sees its
+//! delivery attempt, replays dead letters (a selection, then all matching
+//! after the counted confirmation) and sees them delivered, checks the
+//! phone-width layout and keyboard reach, signs out and is refused; on
+//! every backend.
 //!
 //! Needs `node`, `/usr/bin/chromium` (or `CHROMIUM`) and
 //! `tests/browser/node_modules` (`npm ci --prefix tests/browser`);

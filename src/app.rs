@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::Settings;
 use crate::delivery::worker::Workers;
-use crate::http::AppState;
+use crate::http::{AppState, Fetcher};
 use crate::metrics::Metrics;
 use crate::store::Store;
 
@@ -93,6 +93,7 @@ impl Application {
             role,
         } = self;
         let metrics = Arc::new(Metrics::new());
+        let fetcher = Fetcher::new(&settings.tls).map_err(std::io::Error::other)?;
         // The workers' own token: cancelled once the receiver has drained.
         let stop_workers = CancellationToken::new();
         let workers = match role {
@@ -112,7 +113,7 @@ impl Application {
         let workers = workers.map(|w| tokio::spawn(w.run(stop_workers.clone())));
         let purge = tokio::spawn(purge_loop(store.clone()));
         let grace = settings.server.shutdown_timeout;
-        let state = AppState::new(Arc::new(settings), store, wake, metrics);
+        let state = AppState::new(Arc::new(settings), store, wake, metrics, fetcher);
         let result = match listener {
             Some(listener) => serve(state, listener, grace, &shutdown).await,
             None => {

@@ -71,7 +71,7 @@ tolerance = "5 parsecs"
 [providers.stripe.tenants.acme]
 secrets = ["whsec_dGVzdA=="]
 [providers.pay]
-kind = "paypal"
+kind = "paypal-ipn"
 [providers.pay.tenants.acme]
 secrets = ["x"]
 [providers.github]

@@ -224,7 +224,7 @@ kind = "stripe"
 [providers.stripe.tenants.acme]
 secrets = ["whsec_do_not_print_me"]
 [providers.paypal]
-kind = "paypal"
+kind = "paypal-ipn"
 [providers.github]
 kind = "github"
 [handlers.billing]
@@ -342,7 +342,7 @@ fn sign_prints_the_headers_the_provider_would_send() {
         "Content-Type: application/json\nX-GitHub-Delivery: d-1\nX-GitHub-Event: ping\n\
          X-Hub-Signature-256: sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17\n"
     );
-    let unknown = hookline(&["sign", "--provider", "paypal", "--secret", "x"]);
+    let unknown = hookline(&["sign", "--provider", "paypal-ipn", "--secret", "x"]);
     assert_eq!(unknown.status.code(), Some(1));
     assert!(text(&unknown.stderr).contains("unknown provider kind"));
 }

@@ -16,7 +16,8 @@ use base64::Engine as _;
 use bytes::Bytes;
 use hookline::config::Settings;
 use hookline::provider::{
-    verify_request, Definitions, Rejection, TenantState, UntrustedRequest, Verdict, VerifyError,
+    certificate_to_fetch, verify_request, Definitions, Key, Rejection, TenantState,
+    UntrustedRequest, Verdict, VerifyError,
 };
 use secrecy::SecretString;
 use serde::Deserialize;
@@ -31,10 +32,9 @@ struct VectorFile {
     cases: Vec<Case>,
     #[serde(default)]
     handshakes: Option<Vec<HandshakeCase>>,
-    /// Certificates by URL, for schemes that fetch one (RSA: AWS SNS,
-    /// PayPal). See [`certificate_hook`].
+    /// Certificates by URL, for schemes that fetch one (see [`verify`]).
     #[serde(default)]
-    certs: BTreeMap<String, String>,
+    certs: Certs,
 }
 
 #[derive(Deserialize)]
@@ -70,7 +70,9 @@ struct HandshakeCase {
     /// `status`; and, each checked only when present and not `null`:
     /// `content_type`, `body` (compared as JSON values when the answer is
     /// `application/json`), `headers` (each must be in the answer), `code`
-    /// (the problem code of a rejection).
+    /// (the problem code of a rejection). `subscribe_url`, when present,
+    /// is checked even when `null`: the URL fetched before answering, or
+    /// `null` for none.
     expect: serde_json::Map<String, serde_json::Value>,
 }
 
@@ -82,6 +84,8 @@ struct Answer {
     body: Option<Vec<u8>>,
     headers: Vec<(String, String)>,
     code: Option<&'static str>,
+    /// The URL the answer has fetched first (SNS's `SubscribeURL`).
+    confirm: Option<String>,
 }
 
 #[test]
@@ -126,14 +130,13 @@ fn every_vector_through_the_verify_function() {
             }
             continue;
         }
-        certificate_hook(&name, &file.certs, &mut failures);
         for case in &file.cases {
-            if let Err(e) = run_case(&name, case) {
+            if let Err(e) = run_case(&name, case, &file.certs) {
                 failures.push(format!("{name}: case {:?}: {e}", case.name));
             }
         }
         for case in file.handshakes.iter().flatten() {
-            if let Err(e) = run_handshake(&name, case) {
+            if let Err(e) = run_handshake(&name, case, &file.certs) {
                 failures.push(format!("{name}: handshake {:?}: {e}", case.name));
             }
         }
@@ -175,9 +178,9 @@ fn every_vector_through_the_verify_function() {
 }
 
 /// One signature case: the verdict, and the event ID and type when given.
-fn run_case(kind: &str, case: &Case) -> Result<(), String> {
+fn run_case(kind: &str, case: &Case, certs: &Certs) -> Result<(), String> {
     let settings = settings(kind, &case.secrets, case.tolerance)?;
-    let got = verify(&settings, &case.request, case.now, None)?;
+    let got = verify(&settings, &case.request, case.now, None, certs)?;
     let signature_ok = |r: &Result<Verdict, Rejection>| match r {
         Ok(Verdict::Event(_)) => true,
         // A case that names no ID vouches for the signature alone (Slack's
@@ -216,16 +219,17 @@ fn run_case(kind: &str, case: &Case) -> Result<(), String> {
 
 /// One handshake case: status, and content type, body, headers and problem
 /// code where the case gives them.
-fn run_handshake(kind: &str, case: &HandshakeCase) -> Result<(), String> {
+fn run_handshake(kind: &str, case: &HandshakeCase, certs: &Certs) -> Result<(), String> {
     let settings = settings(kind, &case.secrets, case.tolerance)?;
     let token = case.verify_token.clone().map(SecretString::from);
-    let answer = match verify(&settings, &case.request, case.now, token.as_ref())? {
+    let answer = match verify(&settings, &case.request, case.now, token.as_ref(), certs)? {
         Ok(Verdict::Handshake(a)) => Answer {
             status: a.status,
             content_type: a.content_type.map(str::to_owned),
             body: Some(a.body.to_vec()),
             headers: a.headers,
             code: None,
+            confirm: a.confirm.map(|u| u.to_string()),
         },
         Err(r) => Answer {
             status: r.status(),
@@ -233,6 +237,7 @@ fn run_handshake(kind: &str, case: &HandshakeCase) -> Result<(), String> {
             body: None,
             headers: Vec::new(),
             code: Some(r.code()),
+            confirm: None,
         },
         Ok(Verdict::Event(ev)) => {
             return Err(format!("an event ({:?}), not a handshake", ev.event_id()))
@@ -286,6 +291,14 @@ fn run_handshake(kind: &str, case: &HandshakeCase) -> Result<(), String> {
             return Err(format!("code {:?}, expected {code}", answer.code));
         }
     }
+    if let Some(url) = expect.get("subscribe_url") {
+        if url.as_str() != answer.confirm.as_deref() {
+            return Err(format!(
+                "fetches {:?} before answering, expected {url}",
+                answer.confirm
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -304,12 +317,14 @@ fn settings(kind: &str, secrets: &[String], tolerance: Option<u64>) -> Result<Se
     hookline::config::from_toml_str("vectors.toml", &text).map_err(|e| format!("config: {e}"))
 }
 
-/// The case's request through `verify_request`, received at `now`.
+/// The case's request, received at `now`, as the HTTP layer verifies it:
+/// `certificate_to_fetch` (whose refusal is the verdict), `verify_request`.
 fn verify(
     settings: &Settings,
     req: &Request,
     now: i64,
     verify_token: Option<&SecretString>,
+    certs: &Certs,
 ) -> Result<Result<Verdict, Rejection>, String> {
     let provider = &settings.providers["p"];
     let tenant = &provider.tenants["t"];
@@ -329,25 +344,27 @@ fn verify(
         body: Bytes::from(body),
         received_at: now,
     };
+    let certificate = match certificate_to_fetch(provider, tenant, &untrusted) {
+        Err(refused) => return Ok(Err(refused)),
+        Ok(None) => None,
+        // Served as the provider's host would serve it; a URL the vectors'
+        // certs do not carry fails the case, and is never fetched.
+        Ok(Some(url)) => {
+            let pem = (certs.get(url.as_str()))
+                .ok_or_else(|| format!("would fetch {url}, which certs does not carry"))?;
+            Some(Key::certificate(url, pem.as_bytes()).map_err(|e| format!("certs: {e}"))?)
+        }
+    };
     let state = TenantState {
         verify_token,
         stored_key: None,
+        certificate: certificate.as_ref(),
     };
     Ok(verify_request(provider, tenant, &untrusted, &state))
 }
 
-/// Where the certificates of a vector file will reach the RSA family's
-/// certificate fetcher (AWS SNS, PayPal), so that no test fetches one over
-/// the network. No built-in family fetches certificates yet: the family that
-/// does wires its fetcher's test source here, and until then a defined kind
-/// with certificates fails rather than passing unchecked.
-fn certificate_hook(kind: &str, certs: &BTreeMap<String, String>, failures: &mut Vec<String>) {
-    if !certs.is_empty() {
-        failures.push(format!(
-            "{kind}: vectors carry certs, but no certificate source is wired into this harness"
-        ));
-    }
-}
+/// Certificates by URL, as a vector file carries them.
+type Certs = BTreeMap<String, String>;
 
 fn describe(r: &Result<Verdict, Rejection>) -> String {
     match r {

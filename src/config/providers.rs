@@ -17,7 +17,7 @@ use super::issues::{key, ConfigIssue};
 use super::names::{ProviderName, TenantName};
 use super::patterns::Globs;
 use super::DedupSettings;
-use crate::provider::{Definitions, Key, ProviderDef, ReplayGuard};
+use crate::provider::{Definitions, FetchHosts, Key, ProviderDef, ReplayGuard};
 
 /// A configured provider route (`[providers.NAME]`, `/webhooks/NAME/...`).
 #[derive(Debug, Deserialize)]
@@ -31,10 +31,23 @@ pub struct Provider {
     /// The definition `kind` names. Derived.
     #[serde(skip)]
     pub def: Derived<Arc<ProviderDef>>,
-    /// Largest accepted distance between a signed timestamp and now, either
-    /// way. Default `5m`.
-    #[serde(default = "default_tolerance", with = "humantime_serde")]
+    /// `tolerance` in the file: the largest accepted distance between a
+    /// signed timestamp and now, either way.
+    #[serde(default, rename = "tolerance", with = "humantime_serde")]
+    pub tolerance_override: Option<Duration>,
+    /// The tolerance in force: `tolerance`, else the definition's (AWS
+    /// SNS: `1h`), else `5m`. Derived.
+    #[serde(skip)]
     pub tolerance: Duration,
+    /// `fetch_hosts` in the file: replaces the definition's allow-list of
+    /// hosts a request's URLs may be fetched from (kinds that fetch a
+    /// certificate: `aws-sns`, `paypal`), e.g. with a test server's host.
+    #[serde(default, rename = "fetch_hosts")]
+    pub fetch_hosts_override: Option<FetchHosts>,
+    /// The allow-list in force: `fetch_hosts`, else the definition's.
+    /// Derived.
+    #[serde(skip)]
+    pub fetch_hosts: FetchHosts,
     /// `window` in the file: overrides `dedup.window` for this provider.
     #[serde(default, rename = "window", with = "humantime_serde")]
     pub window_override: Option<Duration>,
@@ -75,9 +88,8 @@ pub struct Provider {
     pub tenants: BTreeMap<TenantName, Tenant>,
 }
 
-fn default_tolerance() -> Duration {
-    Duration::from_secs(300)
-}
+/// The tolerance of a provider whose config and definition set none.
+const DEFAULT_TOLERANCE: Duration = Duration::from_secs(300);
 fn default_ack_timeout() -> Duration {
     Duration::from_secs(8)
 }
@@ -232,6 +244,22 @@ pub(super) fn resolve(
                 // sets `window` itself.
                 if p.window_override.is_none() {
                     p.window = p.window.max(def.window.unwrap_or_default());
+                }
+                p.tolerance = p
+                    .tolerance_override
+                    .or(def.tolerance)
+                    .unwrap_or(DEFAULT_TOLERANCE);
+                match &p.fetch_hosts_override {
+                    Some(_) if !def.fetches() => issues.push(ConfigIssue::new(
+                        key(&at, "fetch_hosts"),
+                        format!("provider kind {:?} fetches nothing", p.kind),
+                    )),
+                    Some(hosts) if hosts.is_empty() => issues.push(ConfigIssue::new(
+                        key(&at, "fetch_hosts"),
+                        "must list at least one host",
+                    )),
+                    Some(hosts) => p.fetch_hosts = hosts.clone(),
+                    None => p.fetch_hosts = def.fetch_hosts.clone(),
                 }
                 p.def.set(def.clone())
             }

@@ -16,7 +16,8 @@ use super::issues::ConfigIssue;
 #[serde(default)]
 pub struct TlsSettings {
     /// A PEM bundle of extra trusted root certificates for every outbound
-    /// TLS connection (handlers, replay, PostgreSQL, Redis), on top of the
+    /// TLS connection (handlers, replay, PostgreSQL, Redis, provider
+    /// certificates), on top of the
     /// platform's. Default none.
     pub ca_file: Option<PathBuf>,
 }

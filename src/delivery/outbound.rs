@@ -105,22 +105,12 @@ pub fn headers(handler: &Handler, out: &Outgoing<'_>, timestamp: i64) -> Vec<(St
     headers
 }
 
-/// The client for one handler: TLS by rustls, trusting the platform's
-/// roots plus `[tls] ca_file`, presenting the handler's client certificate
-/// when it has one. The material was checked by `check-config`; a file
-/// that changed since is an error here, at start-up.
+/// The client for one handler: [`client_builder`], presenting the
+/// handler's client certificate when it has one. The material was checked
+/// by `check-config`; a file that changed since is an error here, at
+/// start-up.
 pub fn client(handler: &Handler, tls: &TlsSettings) -> Result<reqwest::Client, String> {
-    let mut builder = reqwest::Client::builder()
-        .use_rustls_tls()
-        .redirect(reqwest::redirect::Policy::none())
-        .connect_timeout(Duration::from_secs(5))
-        .pool_idle_timeout(Duration::from_secs(60))
-        .user_agent(concat!("hookline/", env!("CARGO_PKG_VERSION")));
-    for root in tls.extra_roots()? {
-        let cert =
-            reqwest::Certificate::from_der(&root).map_err(|e| format!("tls.ca_file: {e}"))?;
-        builder = builder.add_root_certificate(cert);
-    }
+    let mut builder = client_builder(tls)?;
     if let Some(files) = handler.client_tls() {
         // reqwest takes the chain and key as one PEM.
         let mut pem = std::fs::read(&files.cert_file)
@@ -135,6 +125,24 @@ pub fn client(handler: &Handler, tls: &TlsSettings) -> Result<reqwest::Client, S
         builder = builder.identity(identity);
     }
     builder.build().map_err(|e| e.to_string())
+}
+
+/// What every outbound client of hookline shares: TLS by rustls, trusting
+/// the platform's roots plus `[tls] ca_file`; no redirects; a connect
+/// timeout.
+pub fn client_builder(tls: &TlsSettings) -> Result<reqwest::ClientBuilder, String> {
+    let mut builder = reqwest::Client::builder()
+        .use_rustls_tls()
+        .redirect(reqwest::redirect::Policy::none())
+        .connect_timeout(Duration::from_secs(5))
+        .pool_idle_timeout(Duration::from_secs(60))
+        .user_agent(concat!("hookline/", env!("CARGO_PKG_VERSION")));
+    for root in tls.extra_roots()? {
+        let cert =
+            reqwest::Certificate::from_der(&root).map_err(|e| format!("tls.ca_file: {e}"))?;
+        builder = builder.add_root_certificate(cert);
+    }
+    Ok(builder)
 }
 
 /// The result of one attempt.
@@ -207,7 +215,7 @@ pub async fn attempt(
 }
 
 /// An error without the URL (which may carry credentials).
-fn describe(e: &reqwest::Error) -> String {
+pub fn describe(e: &reqwest::Error) -> String {
     let kind = if e.is_timeout() {
         "timeout"
     } else if e.is_connect() {

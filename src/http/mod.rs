@@ -7,6 +7,8 @@
 //! - `body`, `budget`, `rate`, `external_url`: what the webhook route
 //!   needs before verification (capped body reads, the buffer cap, ingest
 //!   rate limits, the URL the provider called);
+//! - `fetch`: what a request makes hookline fetch (a provider's signing
+//!   certificate, cached; SNS's `SubscribeURL`);
 //! - `ops`: `/healthz`, `/readyz`, `/metrics` and every unknown route;
 //! - `admin`: `/admin`, when `admin.token` is set (and the web console,
 //!   [`crate::console`], under `/console`);
@@ -16,6 +18,7 @@ pub(crate) mod admin;
 mod body;
 pub mod budget;
 mod external_url;
+pub mod fetch;
 mod handshake;
 mod ops;
 pub mod problem;
@@ -32,6 +35,7 @@ use actix_web::{web, App, HttpServer};
 use tokio::sync::Notify;
 
 pub use self::budget::BufferBudget;
+pub use self::fetch::Fetcher;
 pub use self::problem::{reason_phrase, ApiError};
 pub use self::rate::RateLimits;
 use crate::capture::CaptureWriter;
@@ -61,6 +65,8 @@ pub struct AppState {
     pub rates: RateLimits,
     /// The web console's sign-in sessions.
     pub console: crate::console::Sessions,
+    /// Fetches signing certificates (cached) and confirmation URLs.
+    pub fetcher: Fetcher,
 }
 
 impl AppState {
@@ -69,6 +75,7 @@ impl AppState {
         store: Store,
         wake: Option<Arc<Notify>>,
         metrics: Arc<Metrics>,
+        fetcher: Fetcher,
     ) -> Self {
         AppState {
             capture: settings
@@ -77,6 +84,7 @@ impl AppState {
                 .map(|c| CaptureWriter::new(c.dir.clone())),
             budget: BufferBudget::new(settings.server.max_buffered_bytes),
             rates: RateLimits::new(&settings),
+            fetcher,
             settings,
             store,
             wake,

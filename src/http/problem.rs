@@ -75,6 +75,11 @@ pub enum ApiError {
     /// in the log.
     #[error("this handshake cannot be completed by this receiver")]
     HandshakeUnsupported,
+    /// A URL the request named (a signing certificate, SNS's
+    /// `SubscribeURL`) could not be fetched; the log says why. The
+    /// provider retries.
+    #[error("a certificate or confirmation URL could not be fetched; retry later")]
+    FetchFailed,
 }
 
 impl ApiError {
@@ -98,6 +103,7 @@ impl ApiError {
             ApiError::StoreUnavailable(_) => "store_unavailable",
             ApiError::NotAcknowledged => "not_acknowledged",
             ApiError::HandshakeUnsupported => "handshake_unsupported",
+            ApiError::FetchFailed => "fetch_failed",
         }
     }
 
@@ -135,7 +141,8 @@ impl ApiError {
             | ApiError::BufferFull { retry_after } => Some(*retry_after),
             ApiError::StoreUnavailable(_)
             | ApiError::NotAcknowledged
-            | ApiError::HandshakeUnsupported => Some(STORE_RETRY_AFTER),
+            | ApiError::HandshakeUnsupported
+            | ApiError::FetchFailed => Some(STORE_RETRY_AFTER),
             _ => None,
         }
     }
@@ -205,7 +212,8 @@ impl ResponseError for ApiError {
             ApiError::BufferFull { .. }
             | ApiError::StoreUnavailable(_)
             | ApiError::NotAcknowledged
-            | ApiError::HandshakeUnsupported => StatusCode::SERVICE_UNAVAILABLE,
+            | ApiError::HandshakeUnsupported
+            | ApiError::FetchFailed => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 

@@ -6,9 +6,13 @@
 //!    body is read;
 //! 3. `POST` only: the body, capped in size (413), in memory across all
 //!    requests (503 + `Retry-After`) and in time (408), see [`super::body`];
-//! 4. [`verify_request`]: a handshake answer ([`super::handshake`]), a
-//!    rejection (401, 400, or 405 with `Allow` for a method no handshake
-//!    of the definition answers), or an event ([`super::receive`]).
+//! 4. for a family that verifies with a certificate fetched by URL, every
+//!    check that needs none, then the certificate ([`super::fetch`]; 503
+//!    if it cannot be fetched);
+//! 5. [`verify_request`]: a handshake answer ([`super::handshake`]; one
+//!    that confirms by fetching a URL, after that fetch), a rejection
+//!    (401, 400, or 405 with `Allow` for a method no handshake of the
+//!    definition answers), or an event ([`super::receive`]).
 //!
 //! Every answer is counted and logged here, once.
 
@@ -24,7 +28,7 @@ use super::body::{self, Body};
 use super::external_url::external_url;
 use super::problem::ApiError;
 use super::receive::{self, Accepted};
-use super::{handshake, AppState};
+use super::{fetch, handshake, AppState};
 use crate::config::{Provider, Tenant, DEFAULT_TENANT};
 use crate::provider::{
     verify_request, HandshakeAnswer, Rejection, TenantState, UntrustedRequest, Verdict,
@@ -197,9 +201,13 @@ async fn serve(
         received_at: chrono::Utc::now().timestamp(),
     };
     let stored_key = stored_key(state, provider, tenant_name).await?;
+    // A family that verifies with a fetched certificate: every cheaper
+    // check first, then the fetch (cached).
+    let certificate = fetch::certificate_for(&state.fetcher, provider, tenant, &untrusted).await?;
     let tenant_state = TenantState {
         verify_token: tenant.verify_token.as_ref(),
         stored_key: stored_key.as_ref(),
+        certificate: certificate.as_deref(),
     };
     let verdict = verify_request(provider, tenant, &untrusted, &tenant_state);
     let count_handshake = |outcome: &str| {
@@ -235,6 +243,14 @@ async fn serve(
                     return Err(Rejection::HandshakeRefused.into());
                 }
                 tracing::info!("handshake secret stored for this provider and tenant");
+            }
+            if let Some(url) = &answer.confirm {
+                if let Err(e) = state.fetcher.confirm(url).await {
+                    tracing::warn!(error = %e, "cannot confirm the subscription");
+                    count_handshake("failed");
+                    return Err(ApiError::FetchFailed);
+                }
+                tracing::info!(host = url.host(), "confirmed a subscription");
             }
             count_handshake("answered");
             Ok(Answer::Handshake(answer))

@@ -36,7 +36,13 @@ impl ProviderDef {
             let _ = writeln!(w, "  aliases:    {}", self.aliases.join(", "));
         }
         let _ = writeln!(w, "  scheme:     {}", self.scheme_name());
-        let _ = writeln!(w, "  signature:  {}", self.signature_headers().join(", "));
+        let headers = self.signature_headers();
+        let signature = if headers.is_empty() {
+            "in the body".to_owned()
+        } else {
+            headers.join(", ")
+        };
+        let _ = writeln!(w, "  signature:  {signature}");
         let _ = writeln!(w, "  event ID:   {}", describe(&self.event_id));
         if let Some(guard) = self.replay_guard {
             let what = match guard {
@@ -57,6 +63,17 @@ impl ProviderDef {
                 humantime::format_duration(window)
             );
         }
+        if let Some(tolerance) = self.tolerance {
+            let _ = writeln!(
+                w,
+                "  tolerance:  {} (the signed time stays that of the first attempt)",
+                humantime::format_duration(tolerance)
+            );
+        }
+        if !self.fetch_hosts.is_empty() {
+            let hosts = self.fetch_hosts.patterns().join(", ");
+            let _ = writeln!(w, "  fetches:    over https, only from {hosts}");
+        }
         if let Some(docs) = &self.docs {
             let _ = writeln!(w, "  docs:       {docs}");
         }
@@ -70,6 +87,7 @@ impl ProviderDef {
         let name = &self.kind;
         let secret = match self.scheme_name() {
             "ed25519" | "ecdsa-p256" => "the public key the provider shows",
+            "rsa-cert-url" => "not a secret: the SNS topic ARN or PayPal webhook ID you subscribed",
             _ => "the signing secret the provider shows",
         };
         let mut s = format!(

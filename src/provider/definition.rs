@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
+use super::fetch_url::FetchHosts;
 use super::handshake::Handshake;
 use super::header::HeaderNames;
 use super::identity::FieldSource;
@@ -41,6 +42,18 @@ pub struct ProviderDef {
     /// `window` (a retry after the window would pass as a new event).
     #[serde(default, with = "humantime_serde")]
     pub window: Option<std::time::Duration>,
+    /// The tolerance of a provider of this kind unless its config sets
+    /// `tolerance`: for providers whose signed time is the original one
+    /// on every retry (AWS SNS), as long as their retries go on. Without
+    /// it, the configuration's default (`5m`).
+    #[serde(default, with = "humantime_serde")]
+    pub tolerance: Option<std::time::Duration>,
+    /// The hosts a request's URLs may be fetched from (a signing
+    /// certificate, SNS's `SubscribeURL`), e.g. `sns.*.amazonaws.com`
+    /// (see [`FetchHosts`]); required by, and only allowed with, a scheme
+    /// or handshake that fetches. A provider's config may replace it.
+    #[serde(default)]
+    pub fetch_hosts: FetchHosts,
     /// The content type the provider sends (used by `hookline sign`).
     #[serde(default = "default_content_type")]
     pub content_type: String,
@@ -128,6 +141,13 @@ impl ProviderDef {
         methods
     }
 
+    /// Whether verifying or answering a request of this kind may fetch a
+    /// URL the request names (from [`ProviderDef::fetch_hosts`]).
+    pub fn fetches(&self) -> bool {
+        self.signature.family().fetches()
+            || self.handshake.as_ref().is_some_and(|h| h.kind().fetches())
+    }
+
     /// The headers that carry the signature.
     pub fn signature_headers(&self) -> &[String] {
         self.signature.family().signature_headers()
@@ -162,6 +182,17 @@ impl ProviderDef {
             .map_err(|e| format!("signature: {e}"))?;
         if let Some(h) = &self.handshake {
             h.kind().check().map_err(|e| format!("handshake: {e}"))?;
+        }
+        match (self.fetches(), self.fetch_hosts.is_empty()) {
+            (true, true) => {
+                return Err("fetch_hosts is required by this scheme or handshake".into())
+            }
+            (false, false) => {
+                return Err(
+                    "fetch_hosts is set, but neither the scheme nor the handshake fetches".into(),
+                )
+            }
+            _ => {}
         }
         if self.event_type == Some(FieldSource::BodySha256) {
             return Err("event_type: body_sha256 is an event ID source only".into());

@@ -8,6 +8,8 @@
 
 use secrecy::{ExposeSecret, SecretSlice};
 
+use super::fetch_url::FetchUrl;
+
 /// One tenant secret, decoded by its provider's family
 /// ([`super::ProviderDef::decode_secret`]).
 pub struct Key(Material);
@@ -25,6 +27,12 @@ enum Material {
     P256(p256::ecdsa::VerifyingKey),
     /// An ECDSA P-256 private key, for `hookline sign --private-key`.
     P256Signing(Box<p256::ecdsa::SigningKey>),
+    /// The RSA public key of a certificate fetched from `url` for one
+    /// request (AWS SNS, PayPal): verifies only what names that URL.
+    Certificate {
+        url: FetchUrl,
+        key: Box<rsa::RsaPublicKey>,
+    },
 }
 
 impl Key {
@@ -59,6 +67,25 @@ impl Key {
 
     pub(crate) fn p256_signing(key: p256::ecdsa::SigningKey) -> Key {
         Key(Material::P256Signing(Box::new(key)))
+    }
+
+    /// The RSA key of the certificate fetched from `url`: `pem` is what
+    /// the URL answered, one X.509 certificate.
+    pub fn certificate(url: FetchUrl, pem: &[u8]) -> Result<Key, KeyError> {
+        let key = super::scheme::rsa_cert_url::certificate_key(pem)?;
+        Ok(Key(Material::Certificate {
+            url,
+            key: Box::new(key),
+        }))
+    }
+
+    /// The certificate's RSA key, if this key is a certificate fetched
+    /// from the URL `raw` names.
+    pub(crate) fn certificate_from(&self, raw: &str) -> Option<&rsa::RsaPublicKey> {
+        match &self.0 {
+            Material::Certificate { url, key } if url.is(raw) => Some(key),
+            _ => None,
+        }
     }
 
     /// The Ed25519 public key, if this key is one.

@@ -10,12 +10,15 @@
 //! - `identity`: where the event ID and type live;
 //! - `template`, `form`: the signed content of HMAC schemes;
 //! - `key`: what a configured secret becomes;
+//! - `fetch_url`: the URLs a request may make hookline fetch (a signing
+//!   certificate, SNS's `SubscribeURL`), allowed by host;
 //! - `request`, `verify`, `webhook`: the verify function, its input and
 //!   output;
 //! - `sign`: the sender's side.
 
 mod catalogue;
 mod definition;
+mod fetch_url;
 mod form;
 pub mod handshake;
 mod header;
@@ -30,13 +33,14 @@ mod webhook;
 
 pub use catalogue::describe;
 pub use definition::{DefinitionError, Definitions, ProviderDef, ReplayGuard};
+pub use fetch_url::{FetchHosts, FetchUrl};
 pub use handshake::{Handshake, HandshakeAnswer, TenantState};
 pub use header::{HeaderLookup, HeaderNames};
 pub use identity::{FieldSource, MAX_EVENT_ID_LEN};
 pub use key::{Key, KeyError};
 pub use request::{Rejection, UntrustedRequest, Verdict};
-pub use scheme::{Scheme, SignError, SignInput, VerifyError};
+pub use scheme::{CertificateNeeded, Scheme, SignError, SignInput, VerifyError};
 pub use sign::sender_headers;
 pub use template::Template;
-pub use verify::verify_request;
+pub use verify::{certificate_to_fetch, verify_request};
 pub use webhook::VerifiedWebhook;

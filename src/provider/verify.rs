@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::fetch_url::FetchUrl;
 use super::handshake::{Credentials, Stage, TenantState};
 use super::identity;
 use super::key::Key;
@@ -32,10 +33,16 @@ pub fn verify_request(
     state: &TenantState<'_>,
 ) -> Result<Verdict, Rejection> {
     let def = &provider.def;
-    let keys: Vec<&Key> = tenant.keys.iter().chain(state.stored_key).collect();
+    let keys: Vec<&Key> = tenant
+        .keys
+        .iter()
+        .chain(state.stored_key)
+        .chain(state.certificate)
+        .collect();
     let credentials = Credentials {
         keys: &keys,
         verify_token: state.verify_token,
+        fetch_hosts: &provider.fetch_hosts,
     };
     let handshake = def.handshake.as_ref().map(|h| h.kind());
     let answer = |stage| {
@@ -53,11 +60,8 @@ pub fn verify_request(
     if req.method != "POST" && !signed_method {
         return Err(Rejection::MethodNotAllowed);
     }
-    let signed_at = def.signature.family().verify(req, &keys)?;
-    if let Some(t) = signed_at {
-        if req.received_at.abs_diff(t) > provider.tolerance.as_secs() {
-            return Err(VerifyError::TimestampOutOfTolerance.into());
-        }
+    if let Some(t) = def.signature.family().verify(req, &keys)? {
+        within_tolerance(provider, req, t)?;
     }
     if let Some(verdict) = answer(Stage::Signed) {
         return verdict;
@@ -88,4 +92,45 @@ pub fn verify_request(
             })
             .collect(),
     }))
+}
+
+/// The certificate `req` needs before [`verify_request`] can decide it,
+/// for a family that verifies with a certificate fetched by URL
+/// (`rsa-cert-url`); `None` for every other family, and for a request
+/// that is not a `POST`.
+///
+/// It runs every check that needs no certificate: the signature is there
+/// and reads, its certificate URL is `https` on a host of the provider's
+/// `fetch_hosts`, the tenant's identifiers match, and the signed time is
+/// within the tolerance. A request that fails one is refused here, so it
+/// never causes a fetch. The caller fetches the URL and hands the
+/// certificate to [`verify_request`] in [`TenantState::certificate`].
+pub fn certificate_to_fetch(
+    provider: &Provider,
+    tenant: &Tenant,
+    req: &UntrustedRequest<'_>,
+) -> Result<Option<FetchUrl>, Rejection> {
+    let family = provider.def.signature.family();
+    if req.method != "POST" || !family.fetches() {
+        return Ok(None);
+    }
+    let keys: Vec<&Key> = tenant.keys.iter().collect();
+    let needed = family.certificate(req, &keys, &provider.fetch_hosts)?;
+    let Some(needed) = needed else {
+        return Ok(None);
+    };
+    within_tolerance(provider, req, needed.signed_at)?;
+    Ok(Some(needed.url))
+}
+
+/// The signed time `t` against the provider's tolerance, both directions.
+fn within_tolerance(
+    provider: &Provider,
+    req: &UntrustedRequest<'_>,
+    t: i64,
+) -> Result<(), VerifyError> {
+    if req.received_at.abs_diff(t) > provider.tolerance.as_secs() {
+        return Err(VerifyError::TimestampOutOfTolerance);
+    }
+    Ok(())
 }

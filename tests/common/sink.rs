@@ -15,10 +15,15 @@ pub enum Reply {
     RetryAfter(u16, u64),
     /// Wait, then answer.
     Slow(Duration, u16),
+    /// Status with this body (a certificate the sink serves).
+    Body(u16, String),
 }
 
 #[derive(Debug, Clone)]
 pub struct Received {
+    pub method: String,
+    /// The path and query.
+    pub uri: String,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
     pub at: Instant,
@@ -49,6 +54,13 @@ pub struct Sink {
 
 async fn handle(req: HttpRequest, body: web::Bytes, state: web::Data<Arc<State>>) -> HttpResponse {
     state.received.lock().unwrap().push(Received {
+        method: req.method().to_string(),
+        // Over HTTP/2 the URI is absolute: keep what a server routes on.
+        uri: req
+            .uri()
+            .path_and_query()
+            .map_or("/", |p| p.as_str())
+            .to_owned(),
         headers: req
             .headers()
             .iter()
@@ -70,6 +82,7 @@ async fn handle(req: HttpRequest, body: web::Bytes, state: web::Data<Arc<State>>
         Reply::RetryAfter(s, secs) => HttpResponse::build(status(s))
             .insert_header(("Retry-After", secs.to_string()))
             .finish(),
+        Reply::Body(s, body) => HttpResponse::build(status(s)).body(body),
         Reply::Slow(d, s) => {
             tokio::time::sleep(d).await;
             HttpResponse::build(status(s)).finish()

@@ -78,3 +78,19 @@ pub fn verified(settings: &Settings, w: &Webhook) -> VerifiedWebhook {
         other => panic!("expected an event, got {other:?}"),
     }
 }
+
+impl super::TestApp {
+    /// Nothing was recorded: no dedup key, no row, no delivery (what a
+    /// handshake or a refused request leaves), after a moment for anything
+    /// in flight.
+    pub async fn assert_nothing_recorded(&self) {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        assert_eq!(self.inventory().await, Default::default());
+        let deliveries = self
+            .store
+            .list_deliveries(&hookline::store::delivery::DeliveryFilter::default())
+            .await
+            .unwrap();
+        assert!(deliveries.is_empty(), "{deliveries:?}");
+    }
+}

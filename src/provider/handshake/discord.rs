@@ -60,6 +60,7 @@ impl HandshakeKind for DiscordPing {
             body,
             headers: Vec::new(),
             store_secret: None,
+            confirm: None,
         }))
     }
 }

@@ -39,6 +39,7 @@ impl HandshakeKind for HeadOk {
                 body: Bytes::new(),
                 headers: Vec::new(),
                 store_secret: None,
+                confirm: None,
             })
         })
     }

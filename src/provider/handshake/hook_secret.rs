@@ -53,6 +53,7 @@ impl HandshakeKind for HookSecret {
                 body: bytes::Bytes::new(),
                 headers: vec![(self.header.clone(), secret.to_owned())],
                 store_secret: Some(secret.to_owned().into()),
+                confirm: None,
             })
         })())
     }

@@ -22,7 +22,8 @@
 //! through [`HandshakeKind::methods`]; answers with any status, content
 //! type, body and headers; a secret to store for the tenant
 //! ([`HandshakeAnswer::store_secret`]), which later requests then carry in
-//! [`TenantState::stored_key`].
+//! [`TenantState::stored_key`]; a URL the HTTP layer fetches before
+//! answering ([`HandshakeAnswer::confirm`], SNS's `SubscribeURL`).
 
 mod discord;
 mod head_ok;
@@ -31,6 +32,7 @@ mod hub_challenge;
 mod okta;
 mod query_echo;
 mod slack;
+mod sns;
 mod twitch;
 mod twitter_crc;
 mod zoom;
@@ -39,6 +41,7 @@ use bytes::Bytes;
 use secrecy::SecretString;
 use serde::Deserialize;
 
+use super::fetch_url::{FetchHosts, FetchUrl};
 use super::key::Key;
 use super::request::{Rejection, UntrustedRequest};
 
@@ -80,6 +83,9 @@ pub enum Handshake {
     /// The signing secret handed over in a header and stored (Asana's
     /// `X-Hook-Secret`).
     HookSecret(hook_secret::HookSecret),
+    /// AWS SNS's signed `SubscriptionConfirmation`: confirmed by fetching
+    /// its `SubscribeURL` from an allowed host.
+    SnsSubscription(sns::SnsSubscription),
 }
 
 impl Handshake {
@@ -96,6 +102,7 @@ impl Handshake {
             Handshake::TwitterCrc(h) => h,
             Handshake::HeadOk(h) => h,
             Handshake::HookSecret(h) => h,
+            Handshake::SnsSubscription(h) => h,
         }
     }
 
@@ -144,6 +151,12 @@ pub(crate) trait HandshakeKind: std::fmt::Debug + Send + Sync {
         Ok(())
     }
 
+    /// Whether an answer may ask for a URL to be fetched
+    /// ([`HandshakeAnswer::confirm`]).
+    fn fetches(&self) -> bool {
+        false
+    }
+
     /// `None` when `req` is not this handshake (it is then an ordinary
     /// event); otherwise the answer, or why the handshake is refused.
     fn answer(
@@ -163,6 +176,9 @@ pub struct TenantState<'a> {
     /// (Asana's `X-Hook-Secret`), decoded by the definition; requests are
     /// verified against it as well as the configured keys.
     pub stored_key: Option<&'a Key>,
+    /// The certificate fetched for this request, for a family that
+    /// verifies with one ([`super::certificate_to_fetch`] says which).
+    pub certificate: Option<&'a Key>,
 }
 
 /// Everything a handshake may use to answer.
@@ -170,6 +186,9 @@ pub struct Credentials<'a> {
     /// The configured keys, then the stored one.
     pub keys: &'a [&'a Key],
     pub verify_token: Option<&'a SecretString>,
+    /// The hosts the provider's URLs may be fetched from (SNS's
+    /// `SubscribeURL`).
+    pub fetch_hosts: &'a FetchHosts,
 }
 
 /// The answer to a handshake, sent as is.
@@ -183,6 +202,10 @@ pub struct HandshakeAnswer {
     /// A secret to store durably for this provider and tenant before the
     /// answer is sent; `None` for stateless handshakes.
     pub store_secret: Option<SecretString>,
+    /// A URL to `GET` before the answer is sent (SNS's `SubscribeURL`,
+    /// which confirms the subscription); if the `GET` fails, the provider
+    /// gets a 503 instead and tries again. `None` for most handshakes.
+    pub confirm: Option<FetchUrl>,
 }
 
 impl HandshakeAnswer {
@@ -195,6 +218,7 @@ impl HandshakeAnswer {
             body: Bytes::copy_from_slice(challenge.as_bytes()),
             headers: vec![("X-Content-Type-Options".into(), "nosniff".into())],
             store_secret: None,
+            confirm: None,
         }
     }
 }
@@ -208,6 +232,7 @@ impl HandshakeAnswer {
             body: Bytes::from(value.to_string()),
             headers: Vec::new(),
             store_secret: None,
+            confirm: None,
         }
     }
 }

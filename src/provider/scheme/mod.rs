@@ -19,7 +19,8 @@
 //! 3. Add the variant's arm to [`Scheme::family`]. That is the only match.
 //! 4. If the family's key is not a shared secret (a public key), add a
 //!    variant to `Material` in `key.rs` and an accessor beside
-//!    `Key::shared_bytes`.
+//!    `Key::shared_bytes`. A family whose key is fetched by URL implements
+//!    [`Family::certificate`] (see [`rsa_cert_url`]).
 //! 5. Add a definition in `providers/` and its vectors in
 //!    `tests/vectors/<kind>/`; `tests/vectors.rs` runs them.
 
@@ -34,11 +35,13 @@ pub mod hmac_kv;
 pub mod jwt;
 pub mod mac;
 pub mod public_key;
+pub mod rsa_cert_url;
 pub mod token;
 pub mod url_hmac;
 
 use serde::Deserialize;
 
+use super::fetch_url::{FetchHosts, FetchUrl};
 use super::header::HeaderNames;
 use super::key::{Key, KeyError};
 use super::request::UntrustedRequest;
@@ -76,6 +79,10 @@ pub enum Scheme {
     /// An ECDSA P-256/SHA-256 signature checked with the provider's public
     /// key. SendGrid.
     EcdsaP256(ecdsa::EcdsaP256Params),
+    /// An RSA signature checked with a certificate whose URL the request
+    /// names, fetched from the definition's `fetch_hosts` only. AWS SNS,
+    /// PayPal.
+    RsaCertUrl(rsa_cert_url::RsaCertUrlParams),
 }
 
 impl Scheme {
@@ -93,6 +100,7 @@ impl Scheme {
             Scheme::Digest(p) => p,
             Scheme::Ed25519(p) => p,
             Scheme::EcdsaP256(p) => p,
+            Scheme::RsaCertUrl(p) => p,
         }
     }
 }
@@ -128,6 +136,24 @@ pub(crate) trait Family: std::fmt::Debug + Send + Sync {
     /// caller, after this), `Ok(None)` when no time is signed.
     fn verify(&self, req: &UntrustedRequest<'_>, keys: &[&Key])
         -> Result<Option<i64>, VerifyError>;
+
+    /// Whether the family fetches a certificate ([`Family::certificate`]).
+    fn fetches(&self) -> bool {
+        false
+    }
+
+    /// For a family that verifies with a certificate fetched by URL: the
+    /// certificate `req` needs, once every check that needs none passed
+    /// (the URL allowed by `hosts` among them), and the time it signed.
+    /// `Ok(None)` for the other families, which fetch nothing.
+    fn certificate(
+        &self,
+        _req: &UntrustedRequest<'_>,
+        _keys: &[&Key],
+        _hosts: &FetchHosts,
+    ) -> Result<Option<CertificateNeeded>, VerifyError> {
+        Ok(None)
+    }
 
     /// The headers a sender of this scheme adds to a request: the signature
     /// and, where the scheme has them, the timestamp and id headers.
@@ -172,6 +198,14 @@ pub(crate) fn optional<'r>(
     names.map(|names| required(req, names)).transpose()
 }
 
+/// A certificate to fetch before a request can be verified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CertificateNeeded {
+    pub url: FetchUrl,
+    /// Unix seconds of the time the request signed.
+    pub signed_at: i64,
+}
+
 /// Why a request failed verification. Maps to 401 with the same `code`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum VerifyError {
@@ -190,6 +224,8 @@ pub enum SignError {
     MissingHeader(String),
     #[error("this key cannot sign for this scheme")]
     WrongKey,
+    #[error("only the provider signs for this scheme, with the certificate at a URL it names")]
+    ProviderOnly,
     #[error(
         "this scheme's signature or token is inside the body: put it there when you build the body"
     )]

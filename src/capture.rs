@@ -119,6 +119,52 @@ impl CaptureWriter {
     }
 }
 
+impl CaptureWriter {
+    /// The captures of one event, oldest first, at most `limit`: the
+    /// files under `dir/PROVIDER/TENANT/` named after its event ID (as
+    /// [`CaptureWriter::save`] names them). Two IDs that differ only in
+    /// characters a file name cannot hold share their files.
+    pub async fn find(
+        &self,
+        provider: &str,
+        tenant: &str,
+        event_id: &str,
+        limit: usize,
+    ) -> std::io::Result<Vec<Capture>> {
+        let dir = self
+            .dir
+            .join(file_name_part(provider, 64))
+            .join(file_name_part(tenant, 64));
+        let wanted = file_name_part(event_id, 80);
+        let mut names = Vec::new();
+        let mut entries = match tokio::fs::read_dir(&dir).await {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(e),
+        };
+        while let Some(entry) = entries.next_entry().await? {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            // TIME-EVENTID-RANDOM.json; the time holds no '-'.
+            let id_part = name
+                .strip_suffix(".json")
+                .and_then(|n| n.rsplit_once('-'))
+                .and_then(|(n, _)| n.split_once('-'))
+                .map(|(_, id)| id);
+            if id_part == Some(wanted.as_str()) {
+                names.push(name);
+            }
+        }
+        // The time prefix sorts them oldest first.
+        names.sort();
+        let mut out = Vec::new();
+        for name in names.into_iter().take(limit) {
+            let bytes = tokio::fs::read(dir.join(name)).await?;
+            out.push(serde_json::from_slice(&bytes).map_err(std::io::Error::other)?);
+        }
+        Ok(out)
+    }
+}
+
 /// `name` as one plain path component: letters, digits, `-`, `_`, and dots
 /// only after the first character, so neither `.`, `..`, a hidden name nor a
 /// separator can come out; anything else becomes `_`, and an empty name `_`.

@@ -12,6 +12,7 @@ pub mod app;
 pub mod capture;
 pub mod cli;
 pub mod config;
+pub mod console;
 pub mod delivery;
 pub mod http;
 pub mod ids;

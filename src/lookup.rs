@@ -120,7 +120,7 @@ impl DeadLetterFilters {
             handler: self.handler.as_ref().map(ToString::to_string),
             event_id: self.event_id.as_ref().map(ToString::to_string),
             limit,
-            id: None,
+            ..Default::default()
         }
     }
 }

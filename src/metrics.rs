@@ -53,6 +53,9 @@ pub struct Metrics {
     pub circuit_open: prometheus::IntGaugeVec,
     pending: IntGauge,
     dead: IntGauge,
+    /// The last hour of requests and delivery attempts per minute, for the
+    /// console's overview (counted with `requests` and `deliveries`).
+    pub recent: crate::console::Recent,
 }
 
 impl Metrics {
@@ -177,6 +180,7 @@ impl Metrics {
             oldest_claim,
             pending,
             dead,
+            recent: crate::console::Recent::new(),
         }
     }
 

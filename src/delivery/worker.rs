@@ -224,6 +224,7 @@ impl Workers {
             .deliveries
             .with_label_values(&[handler.name.as_str(), outcome])
             .inc();
+        self.metrics.recent.delivery(handler.name.as_str(), outcome);
         match next {
             Next::Delivered => tracing::info!(status = result.status, "delivered"),
             Next::Dead => tracing::warn!(

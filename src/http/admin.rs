@@ -13,7 +13,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::{from_fn, Next};
 use actix_web::{web, HttpResponse};
-use secrecy::ExposeSecret;
+use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
@@ -86,11 +86,7 @@ async fn guard(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .unwrap_or("");
-    // Hash both sides: equal length, constant-time comparison.
-    let ok: bool = Sha256::digest(offered.as_bytes())
-        .ct_eq(&Sha256::digest(token.expose_secret().as_bytes()))
-        .into();
-    if !ok {
+    if !token_matches(token, offered) {
         return Err(ApiError::Unauthorized.into());
     }
     let res = next.call(req).await?;
@@ -103,6 +99,14 @@ async fn guard(
         state.store_failed(e);
     }
     Ok(res)
+}
+
+/// Whether `offered` is the admin token. Both sides are hashed first: equal
+/// length, then a constant-time comparison (the console's sign-in too).
+pub(crate) fn token_matches(token: &SecretString, offered: &str) -> bool {
+    Sha256::digest(offered.as_bytes())
+        .ct_eq(&Sha256::digest(token.expose_secret().as_bytes()))
+        .into()
 }
 
 async fn event(
@@ -162,19 +166,9 @@ async fn reset_handshake(
 }
 
 async fn requeued(state: &AppState, filter: &DeliveryFilter) -> Result<HttpResponse, ApiError> {
-    match state
-        .store
-        .requeue(filter)
-        .await
-        .map_err(ApiError::lookup)?
-    {
+    match state.requeue(filter).await? {
         0 => Err(ApiError::NotFound("no matching delivery".into())),
-        n => {
-            if let Some(wake) = &state.wake {
-                wake.notify_one();
-            }
-            Ok(HttpResponse::Accepted().json(serde_json::json!({"requeued": n})))
-        }
+        n => Ok(HttpResponse::Accepted().json(serde_json::json!({"requeued": n}))),
     }
 }
 

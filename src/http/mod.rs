@@ -10,10 +10,11 @@
 //! - `fetch`: what a request makes hookline fetch (a provider's signing
 //!   certificate, cached; SNS's `SubscribeURL`);
 //! - `ops`: `/healthz`, `/readyz`, `/metrics` and every unknown route;
-//! - `admin`: `/admin`, when `admin.token` is set;
+//! - `admin`: `/admin`, when `admin.token` is set (and the web console,
+//!   [`crate::console`], under `/console`);
 //! - `problem`: [`ApiError`], every answer that is not a success.
 
-mod admin;
+pub(crate) mod admin;
 mod body;
 pub mod budget;
 mod external_url;
@@ -41,6 +42,7 @@ use crate::capture::CaptureWriter;
 use crate::config::Settings;
 use crate::metrics::Metrics;
 use crate::provider::HeaderLookup;
+use crate::store::delivery::DeliveryFilter;
 use crate::store::{Store, StoreError};
 
 impl HeaderLookup for HeaderMap {
@@ -61,6 +63,8 @@ pub struct AppState {
     pub budget: Arc<BufferBudget>,
     /// One bucket per provider+tenant with a `rate_limit`.
     pub rates: RateLimits,
+    /// The web console's sign-in sessions.
+    pub console: crate::console::Sessions,
     /// Fetches signing certificates (cached) and confirmation URLs.
     pub fetcher: Fetcher,
 }
@@ -85,6 +89,7 @@ impl AppState {
             store,
             wake,
             metrics,
+            console: crate::console::Sessions::new(),
         }
     }
 
@@ -94,6 +99,18 @@ impl AppState {
     pub(crate) fn store_failed(&self, e: &StoreError) {
         self.metrics.store_errors.with_label_values(&[e.op()]).inc();
         tracing::error!(op = e.op(), error = %e.chain(), "store failure");
+    }
+
+    /// Requeue the deliveries `filter` names (re-delivery, dead-letter
+    /// replay) and wake this process's workers for them; how many.
+    pub(crate) async fn requeue(&self, filter: &DeliveryFilter) -> Result<u64, ApiError> {
+        let n = self.store.requeue(filter).await.map_err(ApiError::lookup)?;
+        if n > 0 {
+            if let Some(wake) = &self.wake {
+                wake.notify_one();
+            }
+        }
+        Ok(n)
     }
 }
 
@@ -108,6 +125,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .route("/readyz", web::get().to(ops::readyz))
     .route("/metrics", web::get().to(ops::metrics))
     .service(admin::scope())
+    .service(crate::console::scope())
     .default_service(web::to(ops::not_found));
 }
 

@@ -98,6 +98,7 @@ fn count(
         _ => (provider, tenant),
     };
     metrics.requests.with_label_values(&[p, t, outcome]).inc();
+    metrics.recent.request(p, t, outcome);
     let Err(e) = result else { return };
     if let Some(store) = e.store_failure() {
         state.store_failed(store);

@@ -109,6 +109,15 @@ pub struct DeliveryFilter {
     pub tenant: Option<String>,
     pub handler: Option<String>,
     pub event_id: Option<String>,
+    pub event_type: Option<String>,
+    /// Created at or after this time (milliseconds since the epoch).
+    pub since_ms: Option<i64>,
+    /// Created before this time (milliseconds since the epoch).
+    pub until_ms: Option<i64>,
+    /// Keyset pagination: only deliveries with a smaller ID.
+    pub before_id: Option<i64>,
+    /// List newest first (by ID) instead of oldest first.
+    pub newest_first: bool,
     pub limit: Option<u32>,
 }
 
@@ -117,6 +126,13 @@ pub struct DeliveryFilter {
 pub struct QueueDepth {
     pub pending: u64,
     pub dead: u64,
+}
+
+/// Pending and dead deliveries of one handler (the console's backlog).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HandlerDepth {
+    pub handler: String,
+    pub depth: QueueDepth,
 }
 
 pub(crate) fn rfc3339_ms(ms: i64) -> String {
@@ -210,6 +226,26 @@ impl From<LeasedRow> for Leased {
                 .forward_headers
                 .and_then(|j| serde_json::from_str(&j).ok())
                 .unwrap_or_default(),
+        }
+    }
+}
+
+/// Per-handler counts, as `depth_by_handler` selects them.
+#[derive(sqlx::FromRow)]
+pub(crate) struct HandlerCounts {
+    handler: String,
+    pending: i64,
+    dead: i64,
+}
+
+impl From<HandlerCounts> for HandlerDepth {
+    fn from(r: HandlerCounts) -> Self {
+        HandlerDepth {
+            handler: r.handler,
+            depth: QueueDepth {
+                pending: r.pending.max(0) as u64,
+                dead: r.dead.max(0) as u64,
+            },
         }
     }
 }

@@ -8,8 +8,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::delivery::{
-    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, Leased, Next, QueueDepth,
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
+    QueueDepth,
 };
+use super::listing::{EventFilter, EventListed, EventRecord};
 use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
     QuarantinedCopy, RecordOutcome,
@@ -163,6 +165,15 @@ impl Store {
         self.bounded("lookup", self.ingest.quarantined(key)).await
     }
 
+    pub async fn list_events(
+        &self,
+        record: EventRecord,
+        filter: &EventFilter,
+    ) -> Result<Vec<EventListed>, StoreError> {
+        self.bounded("list", self.ingest.list_events(record, filter))
+            .await
+    }
+
     pub async fn handshake_secret(
         &self,
         provider: &str,
@@ -249,5 +260,18 @@ impl Store {
 
     pub async fn queue_depth(&self) -> Result<QueueDepth, StoreError> {
         self.bounded("depth", self.queue.depth()).await
+    }
+
+    pub async fn delivery_payload(&self, delivery_id: i64) -> Result<Option<Leased>, StoreError> {
+        self.bounded("payload", self.queue.payload(delivery_id))
+            .await
+    }
+
+    pub async fn count_deliveries(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
+        self.bounded("count", self.queue.count(filter)).await
+    }
+
+    pub async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
+        self.bounded("depth", self.queue.depth_by_handler()).await
     }
 }

@@ -11,6 +11,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use secrecy::SecretString;
 
+use super::listing::{EventFilter, EventListed, EventRecord};
 use super::postgres::{PgStore, Recorded};
 use super::redis::{short_digest, RedisDedup, DIGEST_LEN};
 use super::types::{
@@ -173,6 +174,14 @@ impl IngestStore for RedisPg {
 
     async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError> {
         self.pg.quarantined(key).await
+    }
+
+    async fn list_events(
+        &self,
+        record: EventRecord,
+        filter: &EventFilter,
+    ) -> Result<Vec<EventListed>, StoreError> {
+        self.pg.tables().list_events(record, filter).await
     }
 
     async fn handshake_secret(

@@ -13,8 +13,10 @@ use async_trait::async_trait;
 use secrecy::SecretString;
 
 use super::delivery::{
-    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, Leased, Next, QueueDepth,
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
+    QueueDepth,
 };
+use super::listing::{EventFilter, EventListed, EventRecord};
 use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
     QuarantinedCopy, RecordOutcome,
@@ -88,6 +90,14 @@ pub trait IngestStore: Send + Sync + Debug {
     /// The quarantined copies of one event, oldest first.
     async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError>;
 
+    /// Accepted (critical) or conflicting events matching `filter`,
+    /// newest first.
+    async fn list_events(
+        &self,
+        record: EventRecord,
+        filter: &EventFilter,
+    ) -> Result<Vec<EventListed>, StoreError>;
+
     /// The secret a handshake handed over for this provider and tenant.
     async fn handshake_secret(
         &self,
@@ -146,10 +156,20 @@ pub trait DeliveryQueue: Send + Sync + Debug {
     /// Every attempt of one delivery, in order.
     async fn attempts(&self, delivery_id: i64) -> Result<Vec<AttemptView>, StoreError>;
 
+    /// One delivery with the body it carries, whatever its state (the
+    /// console shows the body of an event no `processed_event` row keeps).
+    async fn payload(&self, delivery_id: i64) -> Result<Option<Leased>, StoreError>;
+
     /// Requeue matching deliveries (re-delivery, dead-letter replay), due
     /// now, attempts reset; a delivery a worker holds is left alone.
     async fn requeue(&self, filter: &DeliveryFilter) -> Result<u64, StoreError>;
 
     /// Pending and dead deliveries.
     async fn depth(&self) -> Result<QueueDepth, StoreError>;
+
+    /// How many deliveries match `filter` (its limit and order ignored).
+    async fn count(&self, filter: &DeliveryFilter) -> Result<u64, StoreError>;
+
+    /// Pending and dead deliveries per handler that has any.
+    async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError>;
 }

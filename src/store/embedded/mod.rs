@@ -20,8 +20,10 @@ use sqlx::sqlite::{
 use sqlx::Sqlite;
 
 use super::delivery::{
-    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, Leased, Next, QueueDepth,
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
+    QueueDepth,
 };
+use super::listing::{EventFilter, EventListed, EventRecord};
 use super::sql::Tables;
 use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
@@ -148,6 +150,14 @@ impl IngestStore for EmbeddedStore {
         self.tables.quarantined(key).await
     }
 
+    async fn list_events(
+        &self,
+        record: EventRecord,
+        filter: &EventFilter,
+    ) -> Result<Vec<EventListed>, StoreError> {
+        self.tables.list_events(record, filter).await
+    }
+
     async fn handshake_secret(
         &self,
         provider: &str,
@@ -210,11 +220,23 @@ impl DeliveryQueue for EmbeddedStore {
         self.tables.attempts(delivery_id).await
     }
 
+    async fn payload(&self, delivery_id: i64) -> Result<Option<Leased>, StoreError> {
+        self.tables.payload(delivery_id).await
+    }
+
     async fn requeue(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
         self.tables.requeue(filter).await
     }
 
     async fn depth(&self) -> Result<QueueDepth, StoreError> {
         self.tables.depth().await
+    }
+
+    async fn count(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
+        self.tables.count(filter).await
+    }
+
+    async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
+        self.tables.depth_by_handler().await
     }
 }

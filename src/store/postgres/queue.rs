@@ -8,7 +8,8 @@ use async_trait::async_trait;
 use super::batch::Outcome;
 use super::PgStore;
 use crate::store::delivery::{
-    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, Leased, Next, QueueDepth,
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
+    QueueDepth,
 };
 use crate::store::{DeliveryQueue, StoreError};
 
@@ -54,11 +55,23 @@ impl DeliveryQueue for PgStore {
         self.tables.attempts(delivery_id).await
     }
 
+    async fn payload(&self, delivery_id: i64) -> Result<Option<Leased>, StoreError> {
+        self.tables.payload(delivery_id).await
+    }
+
     async fn requeue(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
         self.tables.requeue(filter).await
     }
 
     async fn depth(&self) -> Result<QueueDepth, StoreError> {
         self.tables.depth().await
+    }
+
+    async fn count(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
+        self.tables.count(filter).await
+    }
+
+    async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
+        self.tables.depth_by_handler().await
     }
 }

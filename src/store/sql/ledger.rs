@@ -5,8 +5,10 @@
 use sha2::{Digest, Sha256};
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
+use super::filter::{self, bind, Param};
 use super::{Dialect, Tables};
 use crate::provider::VerifiedWebhook;
+use crate::store::listing::{EventFilter, EventListed, EventRecord};
 use crate::store::types::{EventKey, ProcessedEvent, QuarantinedCopy};
 use crate::store::StoreError;
 
@@ -92,7 +94,9 @@ where
     for<'q> &'q [u8]: Encode<'q, DB> + Type<DB>,
     ProcessedEvent: for<'r> FromRow<'r, DB::Row>,
     QuarantinedCopy: for<'r> FromRow<'r, DB::Row>,
+    EventListed: for<'r> FromRow<'r, DB::Row>,
     (i64, i64): for<'r> FromRow<'r, DB::Row>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
 {
     pub(crate) async fn ping(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1")
@@ -172,5 +176,31 @@ where
         .fetch_all(&self.pool)
         .await
         .map_err(StoreError::sqlx("lookup"))
+    }
+
+    /// Accepted (critical) or conflicting events, newest first: each page
+    /// a range scan of the primary key from the cursor.
+    pub(crate) async fn list_events(
+        &self,
+        record: EventRecord,
+        f: &EventFilter,
+    ) -> Result<Vec<EventListed>, StoreError> {
+        let (table, copies, at) = match record {
+            EventRecord::Accepted => ("processed_event", "1", "received_at"),
+            EventRecord::Conflict => ("conflict_quarantine", "copies", "last_seen_at"),
+        };
+        let (conditions, params) = filter::events(f);
+        let statement = format!(
+            "SELECT id, provider, tenant, event_id, event_type,
+                    CAST(LENGTH(body) AS BIGINT) AS body_bytes,
+                    CAST({copies} AS BIGINT) AS copies, {at} AS at
+             FROM {table} WHERE TRUE{conditions} ORDER BY id DESC LIMIT ${}",
+            params.len() + 1
+        );
+        bind!(sqlx::query_as::<DB, EventListed>(&statement), params)
+            .bind(i64::from(f.limit.unwrap_or(100)))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(StoreError::sqlx("list"))
     }
 }

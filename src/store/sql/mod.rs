@@ -7,6 +7,7 @@
 //!
 //! Statements use `$N` placeholders, which both drivers bind by number.
 
+mod filter;
 mod handshakes;
 mod ledger;
 mod queue;

@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
+use super::filter::{self, bind, Param};
 use super::{Dialect, Tables};
 use crate::store::delivery::{
-    AttemptRow, AttemptView, DeliveryFilter, DeliveryRow, DeliveryView, Leased, LeasedRow,
-    QueueDepth, DELIVERY_COLUMNS, LEASED_COLUMNS,
+    AttemptRow, AttemptView, DeliveryFilter, DeliveryRow, DeliveryView, HandlerCounts,
+    HandlerDepth, Leased, LeasedRow, QueueDepth, DELIVERY_COLUMNS, LEASED_COLUMNS,
 };
 use crate::store::types::ms;
 use crate::store::StoreError;
@@ -25,6 +26,7 @@ where
     DeliveryRow: for<'r> FromRow<'r, DB::Row>,
     LeasedRow: for<'r> FromRow<'r, DB::Row>,
     AttemptRow: for<'r> FromRow<'r, DB::Row>,
+    HandlerCounts: for<'r> FromRow<'r, DB::Row>,
     (i64, i64): for<'r> FromRow<'r, DB::Row>,
 {
     /// Lease up to `limit` due deliveries to `owner` for `lease`, none for
@@ -86,20 +88,17 @@ where
     }
 
     pub(crate) async fn list(&self, f: &DeliveryFilter) -> Result<Vec<DeliveryView>, StoreError> {
-        let (conditions, params) = filter(f);
+        let (conditions, params) = filter::deliveries(f);
+        // Newest first walks the primary key backwards: with `before_id`
+        // as the cursor, each page is an index range scan (keyset
+        // pagination), however deep.
         let statement = format!(
             "SELECT {DELIVERY_COLUMNS} FROM delivery WHERE TRUE{conditions}
-             ORDER BY id LIMIT ${}",
+             ORDER BY id {} LIMIT ${}",
+            if f.newest_first { "DESC" } else { "ASC" },
             params.len() + 1
         );
-        let mut query = sqlx::query_as::<DB, DeliveryRow>(&statement);
-        for p in params {
-            query = match p {
-                Param::Int(v) => query.bind(v),
-                Param::Text(v) => query.bind(v),
-            };
-        }
-        let rows = query
+        let rows = bind!(sqlx::query_as::<DB, DeliveryRow>(&statement), params)
             .bind(i64::from(f.limit.unwrap_or(100)))
             .fetch_all(&self.pool)
             .await
@@ -119,11 +118,23 @@ where
         Ok(rows.into_iter().map(AttemptView::from).collect())
     }
 
+    /// The body a delivery carries (the same columns a lease reads).
+    pub(crate) async fn payload(&self, delivery_id: i64) -> Result<Option<Leased>, StoreError> {
+        let row: Option<LeasedRow> = sqlx::query_as(&format!(
+            "SELECT {LEASED_COLUMNS} FROM delivery WHERE id = $1"
+        ))
+        .bind(delivery_id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(StoreError::sqlx("payload"))?;
+        Ok(row.map(Leased::from))
+    }
+
     /// Requeue matching deliveries, due now, attempts reset. A pending row
     /// is queued already, and a leased one is being attempted right now:
     /// both are left alone.
     pub(crate) async fn requeue(&self, f: &DeliveryFilter) -> Result<u64, StoreError> {
-        let (conditions, params) = filter(f);
+        let (conditions, params) = filter::deliveries(f);
         let statement = format!(
             "UPDATE delivery SET state = 'pending', attempts = 0, next_attempt_ms = {now},
                                  updated_ms = {now}
@@ -131,14 +142,7 @@ where
              {conditions}",
             now = DB::NOW_MS,
         );
-        let mut query = sqlx::query::<DB>(&statement);
-        for p in params {
-            query = match p {
-                Param::Int(v) => query.bind(v),
-                Param::Text(v) => query.bind(v),
-            };
-        }
-        let done = query
+        let done = bind!(sqlx::query::<DB>(&statement), params)
             .execute(&self.pool)
             .await
             .map_err(StoreError::sqlx("requeue"))?;
@@ -159,37 +163,36 @@ where
             dead: dead as u64,
         })
     }
-}
 
-/// A value a filter binds.
-enum Param<'a> {
-    Int(i64),
-    Text(&'a str),
-}
+    pub(crate) async fn count(&self, f: &DeliveryFilter) -> Result<u64, StoreError> {
+        let (conditions, params) = filter::deliveries(f);
+        // The second column only fits the row type the bounds already name.
+        let statement =
+            format!("SELECT COUNT(*), CAST(0 AS BIGINT) FROM delivery WHERE TRUE{conditions}");
+        let (n, _): (i64, i64) = bind!(sqlx::query_as::<DB, (i64, i64)>(&statement), params)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(StoreError::sqlx("count"))?;
+        Ok(n as u64)
+    }
 
-/// The filter's conditions (`AND col = $N`, numbered from 1) and the values
-/// they bind, in order.
-fn filter(f: &DeliveryFilter) -> (String, Vec<Param<'_>>) {
-    let mut params = Vec::new();
-    if let Some(id) = f.id {
-        params.push(("id", Param::Int(id)));
+    pub(crate) async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
+        // One count per state, each an index scan (the pending and dead
+        // indexes), then merged: a filter on both states at once makes
+        // PostgreSQL scan the whole table, delivered rows and all.
+        let rows: Vec<HandlerCounts> = sqlx::query_as(
+            "SELECT handler, CAST(SUM(pending) AS BIGINT) AS pending,
+                    CAST(SUM(dead) AS BIGINT) AS dead
+             FROM (SELECT handler, COUNT(*) AS pending, 0 AS dead FROM delivery
+                   WHERE state = 'pending' GROUP BY handler
+                   UNION ALL
+                   SELECT handler, 0, COUNT(*) FROM delivery
+                   WHERE state = 'dead' GROUP BY handler) AS counts
+             GROUP BY handler ORDER BY handler",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(StoreError::sqlx("depth"))?;
+        Ok(rows.into_iter().map(HandlerDepth::from).collect())
     }
-    if let Some(s) = f.state {
-        params.push(("state", Param::Text(s.as_str())));
-    }
-    for (col, v) in [
-        ("provider", &f.provider),
-        ("tenant", &f.tenant),
-        ("handler", &f.handler),
-        ("event_id", &f.event_id),
-    ] {
-        if let Some(v) = v {
-            params.push((col, Param::Text(v.as_str())));
-        }
-    }
-    let conditions = (1..)
-        .zip(&params)
-        .map(|(n, (col, _))| format!(" AND {col} = ${n}"))
-        .collect();
-    (conditions, params.into_iter().map(|(_, p)| p).collect())
 }

@@ -1,0 +1,283 @@
+//! One event's page: the admin API's event report
+//! ([`crate::store::EventReport`]) drawn for a person, its body, and the
+//! re-delivery buttons.
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse};
+use maud::{html, Markup};
+use serde::Deserialize;
+
+use super::events::{event_href, state_badge};
+use super::page::{frame, respond, see_other, Failure};
+use super::session::{checked_form, field, Authed};
+use crate::http::{ApiError, AppState};
+use crate::lookup::{self, EventRef};
+use crate::store::delivery::Leased;
+use crate::store::{DedupRecord, DeliveryReport, EventReport};
+
+/// Body bytes shown on the page; the rest is behind the download link.
+const BODY_SHOWN: usize = 16 * 1024;
+
+/// Characters of a handler's answer shown per attempt.
+const EXCERPT: usize = 200;
+
+type EventPath = web::Path<(String, String, String)>;
+
+fn event_ref(path: &EventPath) -> Result<EventRef, Failure> {
+    let (provider, tenant, event_id) = path.as_ref();
+    Ok(EventRef::parse(provider, tenant, event_id)?)
+}
+
+#[derive(Deserialize)]
+pub struct Done {
+    requeued: Option<u64>,
+}
+
+/// `GET /console/events/{provider}/{tenant}/{event_id}`.
+pub async fn page(
+    auth: Authed,
+    path: EventPath,
+    done: web::Query<Done>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, Failure> {
+    let event = event_ref(&path)?;
+    let report = state
+        .store
+        .event_report(&event.provider, &event.tenant, &event.event_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no record of {event}")))?;
+    let payloads = payloads(&state, &report).await?;
+    let body = body_of(&state, &event, &report, payloads.first()).await?;
+    let headers = super::headers::section(&state, &event, &forwarded(&payloads)).await;
+    let href = event_href(&event.provider, &event.tenant, &event.event_id);
+    let content = html! {
+        h1 { "Event " code { (event.event_id) } }
+        p.muted { (event.provider) " / " (event.tenant) }
+        @if let Some(n) = done.requeued {
+            p.notice role="status" { (n) " deliveries requeued." }
+        }
+        (verdict(&report))
+        h2 { "Headers" }
+        (headers)
+        h2 { "Body" }
+        (body_view(body.as_deref(), &href))
+        h2 { "Deliveries" }
+        @if report.deliveries.is_empty() {
+            p.muted { "No handler subscribes to this event." }
+        } @else {
+            form.inline method="post" action={ (href) "/redeliver" } {
+                input type="hidden" name="csrf" value=(auth.0.csrf);
+                button type="submit" { "Redeliver to all handlers" }
+            }
+            @for d in &report.deliveries { (delivery(d, &href, &auth.0.csrf)) }
+        }
+        @if !report.quarantined.is_empty() { (quarantined(&report)) }
+    };
+    Ok(respond(
+        StatusCode::OK,
+        frame(&event.event_id, "Events", Some(&auth.0.csrf), content),
+    ))
+}
+
+/// What the event's deliveries carry: the body, and the provider headers
+/// kept for the handlers that forward them (one query per handler).
+async fn payloads(state: &AppState, report: &EventReport) -> Result<Vec<Leased>, Failure> {
+    let mut out = Vec::new();
+    for d in &report.deliveries {
+        out.extend(state.store.delivery_payload(d.delivery.id).await?);
+    }
+    Ok(out)
+}
+
+/// The forwarded headers of every delivery, each name once.
+fn forwarded(payloads: &[Leased]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (name, value) in payloads.iter().flat_map(|p| &p.forward_headers) {
+        if !out.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
+            out.push((name.clone(), value.clone()));
+        }
+    }
+    out
+}
+
+/// The event's body: its `processed_event` row's (critical events), else
+/// the one its first delivery carries; `None` when neither keeps it.
+async fn body_of(
+    state: &AppState,
+    event: &EventRef,
+    report: &EventReport,
+    payload: Option<&Leased>,
+) -> Result<Option<Vec<u8>>, Failure> {
+    if report.processed_event.is_some() {
+        let row = state
+            .store
+            .processed_event(&event.provider, &event.tenant, &event.event_id)
+            .await?;
+        return Ok(row.map(|r| r.body));
+    }
+    Ok(payload.map(|p| p.body.to_vec()))
+}
+
+fn verdict(report: &EventReport) -> Markup {
+    let arrived = report
+        .processed_event
+        .as_ref()
+        .map(|p| time(&p.received_at))
+        .or_else(|| {
+            report
+                .deliveries
+                .iter()
+                .map(|d| d.delivery.created_at.clone())
+                .min()
+        });
+    let conflicts: i64 = report.quarantined.iter().map(|q| q.copies).sum();
+    html! {
+        dl.facts {
+            dt { "Arrived" } dd { (arrived.as_deref().unwrap_or("not recorded (only its dedup key is kept)")) }
+            dt { "Verdict" } dd {
+                "accepted"
+                @if conflicts > 0 { ", then " (conflicts) " conflicting request(s) refused (422)" }
+            }
+            dt { "Dedup key" } dd {
+                @match report.dedup {
+                    DedupRecord::Absent => "absent (expired or released)",
+                    DedupRecord::InProgress { kept_until } => { "in progress until " (time(&kept_until)) }
+                    DedupRecord::Completed { kept_until } => { "completed; duplicates until " (time(&kept_until)) }
+                }
+            }
+            @if let Some(p) = &report.processed_event {
+                dt { "Type" } dd { (p.event_type) }
+                dt { "Recorded" } dd { "critical: processed_event row, " (p.body_bytes) " bytes, sha256 " code { (hex::encode(&p.body_sha256)) } }
+            }
+        }
+    }
+}
+
+/// A time as the delivery views show theirs (RFC 3339, milliseconds, Z).
+fn time(t: &chrono::DateTime<chrono::Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+fn body_view(body: Option<&[u8]>, href: &str) -> Markup {
+    let Some(body) = body else {
+        return html! { p.muted { "Not kept: the body is kept for critical events (the provider's " code { "critical" } " globs) and with deliveries, and this event has neither." } };
+    };
+    let pretty = serde_json::from_slice::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok());
+    let text = pretty.unwrap_or_else(|| String::from_utf8_lossy(body).into_owned());
+    let cut = text.len() > BODY_SHOWN;
+    let end = (0..=BODY_SHOWN.min(text.len()))
+        .rev()
+        .find(|i| text.is_char_boundary(*i))
+        .unwrap_or(0);
+    let shown = &text[..end];
+    html! {
+        pre.body { (shown) }
+        @if cut { p { "Truncated at " (BODY_SHOWN / 1024) " KB. " } }
+        p { a href={ (href) "/body" } download { "Download the body (" (body.len()) " bytes)" } }
+    }
+}
+
+fn delivery(d: &DeliveryReport, href: &str, csrf: &str) -> Markup {
+    let v = &d.delivery;
+    html! {
+        section.delivery {
+            h3 { (v.handler) " " (state_badge(v)) }
+            p.muted {
+                (d.attempts.len()) " attempt(s) recorded, " (v.attempts) " since it was last queued"
+                @if let Some(next) = &v.next_attempt_at { "; next at " (next) }
+            }
+            form.inline method="post" action={ (href) "/redeliver" } {
+                input type="hidden" name="csrf" value=(csrf);
+                input type="hidden" name="handler" value=(v.handler);
+                button type="submit" { "Redeliver to " (v.handler) }
+            }
+            div.scroll { table {
+                thead { tr { th { "#" } th { "Started" } th { "Status" } th { "Latency" } th { "Error" } th { "Response" } } }
+                tbody {
+                    @for a in &d.attempts {
+                        tr.attempt {
+                            td { (a.attempt) }
+                            td { (a.started_at) }
+                            td { @if let Some(s) = a.status { (s) } @else { "—" } }
+                            td { (a.latency_ms) " ms" }
+                            td { (a.error.as_deref().unwrap_or("")) }
+                            td { code { (excerpt(a.response_body.as_deref().unwrap_or(""))) } }
+                        }
+                    }
+                }
+            } }
+        }
+    }
+}
+
+fn excerpt(s: &str) -> String {
+    match s.char_indices().nth(EXCERPT) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_owned(),
+    }
+}
+
+fn quarantined(report: &EventReport) -> Markup {
+    html! {
+        h2 { "Quarantined conflicting copies" }
+        div.scroll { table {
+            thead { tr { th { "Copies" } th { "Type" } th { "Bytes" } th { "sha256" } th { "First seen" } th { "Last seen" } } }
+            tbody {
+                @for q in &report.quarantined {
+                    tr {
+                        td { (q.copies) } td { (q.event_type) } td { (q.body.len()) }
+                        td { code { (hex::encode(&q.body_sha256)) } }
+                        td { (time(&q.first_seen_at)) } td { (time(&q.last_seen_at)) }
+                    }
+                }
+            }
+        } }
+    }
+}
+
+/// `GET .../body`: the recorded body, as a download (never rendered by
+/// the browser: it is the sender's bytes).
+pub async fn body(
+    _auth: Authed,
+    path: EventPath,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, Failure> {
+    let event = event_ref(&path)?;
+    let report = state
+        .store
+        .event_report(&event.provider, &event.tenant, &event.event_id)
+        .await?;
+    let body = match &report {
+        Some(report) => {
+            let payloads = payloads(&state, report).await?;
+            body_of(&state, &event, report, payloads.first()).await?
+        }
+        None => None,
+    }
+    .ok_or_else(|| ApiError::NotFound(format!("no recorded body for {event}")))?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/octet-stream")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            "attachment; filename=\"event-body\"",
+        ))
+        .body(body))
+}
+
+/// `POST .../redeliver`, to one `handler` or, without it, to all.
+pub async fn redeliver(
+    req: HttpRequest,
+    auth: Authed,
+    path: EventPath,
+    body: web::Bytes,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, Failure> {
+    let fields = checked_form(&req, &auth.0, &body)?;
+    let event = event_ref(&path)?;
+    let handler = field(&fields, "handler").map(lookup::handler).transpose()?;
+    let n = state.requeue(&event.deliveries(handler.as_ref())).await?;
+    let href = event_href(&event.provider, &event.tenant, &event.event_id);
+    Ok(see_other(&format!("{href}?requeued={n}")))
+}

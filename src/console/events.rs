@@ -1,0 +1,205 @@
+//! The event list and the find-by-ID form.
+//!
+//! The list reads what the stores keep one record at a time: deliveries
+//! (one per event and handler, with every attempt), accepted critical
+//! events (`processed_event`) and conflicts (`conflict_quarantine`); each
+//! newest first, filtered, one page at a time by keyset (`before` = the
+//! last ID shown). Events neither critical nor delivered, duplicates and
+//! rejected requests are not recorded one by one: they are found by ID
+//! (`/find`) or counted on the overview.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use maud::{html, Markup};
+use serde::Deserialize;
+
+use super::filters::{Filters, PAGE};
+use super::page::{frame, respond, see_other, Failure};
+use super::session::Authed;
+use crate::http::{ApiError, AppState};
+use crate::lookup::EventRef;
+use crate::store::delivery::DeliveryView;
+use crate::store::listing::{EventListed, EventRecord};
+
+/// The page of one event, as a path with each part encoded.
+pub fn event_href(provider: &str, tenant: &str, event_id: &str) -> String {
+    let mut url = url::Url::parse("http://console/console/events").expect("a valid base");
+    url.path_segments_mut()
+        .expect("a base with a path")
+        .extend([provider, tenant, event_id]);
+    url.path().to_owned()
+}
+
+/// The find-by-ID form.
+pub fn find_form() -> Markup {
+    html! {
+        form.filters method="get" action="/console/find" aria-label="Find an event" {
+            label { "provider" input type="text" name="provider" required; }
+            label { "tenant" input type="text" name="tenant" value="default" required; }
+            label { "event ID" input type="text" name="event_id" required; }
+            button type="submit" { "Find" }
+        }
+    }
+}
+
+/// A delivery's state as a badge.
+pub fn state_badge(d: &DeliveryView) -> Markup {
+    html! { span class={ "badge " (d.state.as_str()) } { (d.state.as_str()) } }
+}
+
+/// Deliveries as a table; `select` adds a checkbox and a replay button per
+/// row (the dead letters' form).
+pub fn table(rows: &[DeliveryView], select: bool) -> Markup {
+    html! {
+        div.scroll {
+            table {
+                thead { tr {
+                    @if select { th { span.visually-hidden { "Select" } } }
+                    th { "Created" } th { "Provider / tenant" } th { "Event ID" } th { "Type" }
+                    th { "Handler" } th { "State" } th { "Attempts" } th { "Last status" }
+                    @if select { th { span.visually-hidden { "Replay" } } }
+                } }
+                tbody {
+                    @for d in rows {
+                        tr {
+                            @if select {
+                                td { input type="checkbox" name="id" value=(d.id)
+                                    aria-label={ "Select delivery " (d.id) }; }
+                            }
+                            td { time { (d.created_at) } }
+                            td { (d.provider) " / " (d.tenant) }
+                            td { a href=(event_href(&d.provider, &d.tenant, &d.event_id)) { (d.event_id) } }
+                            td { (d.event_type) }
+                            td { (d.handler) }
+                            td { (state_badge(d)) }
+                            td { (d.attempts) }
+                            td {
+                                @if let Some(s) = d.last_status { (s) }
+                                @if let Some(e) = &d.last_error { " " span.muted { (e) } }
+                            }
+                            @if select {
+                                td { button type="submit" name="one" value=(d.id) { "Replay" } }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        @if rows.is_empty() { p.muted { "Nothing matches." } }
+    }
+}
+
+/// "Older" when the page (these row `ids`) is full, "Newest" when not on
+/// the first page.
+pub fn pager(base: &str, filters: &Filters, ids: &[i64]) -> Markup {
+    let older = ids
+        .last()
+        .filter(|_| ids.len() == PAGE as usize)
+        .map(|id| format!("{base}?{}", filters.query(Some(*id))));
+    html! {
+        nav.pager aria-label="Pages" {
+            @if filters.before.is_some() { a href={ (base) "?" (filters.query(None)) } { "Newest" } }
+            @if let Some(href) = older { a href=(href) rel="next" { "Older" } }
+        }
+    }
+}
+
+/// The lists, as the tabs name them: `list=` value, label, what it holds.
+const LISTS: &[(&str, &str, &str)] = &[
+    ("deliveries", "Deliveries", "One row per event and handler, every state."),
+    ("accepted", "Accepted critical events", "The events a provider's critical globs keep a processed_event row for."),
+    ("conflicts", "Conflicts", "Requests that reused an event ID with another body (422): kept, never delivered; identical copies on one row."),
+];
+
+/// Accepted or conflicting events as a table.
+fn events_table(rows: &[EventListed], conflicts: bool) -> Markup {
+    html! {
+        div.scroll { table {
+            thead { tr {
+                th { @if conflicts { "Last seen" } @else { "Received" } }
+                th { "Provider / tenant" } th { "Event ID" } th { "Type" } th { "Bytes" }
+                @if conflicts { th { "Copies" } }
+            } }
+            tbody { @for e in rows { tr {
+                td { time { (e.at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)) } }
+                td { (e.provider) " / " (e.tenant) }
+                td { a href=(event_href(&e.provider, &e.tenant, &e.event_id)) { (e.event_id) } }
+                td { (e.event_type) } td { (e.body_bytes) }
+                @if conflicts { td { (e.copies) } }
+            } } }
+        } }
+        @if rows.is_empty() { p.muted { "Nothing matches." } }
+    }
+}
+
+/// `GET /console/events`.
+pub async fn list(
+    auth: Authed,
+    query: web::Query<Filters>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, Failure> {
+    let filters = query.into_inner();
+    let which = filters.list.as_deref().unwrap_or("deliveries");
+    let (rows, ids) = match which {
+        "deliveries" => {
+            let rows = state.store.list_deliveries(&filters.to_filter()?).await?;
+            let ids = rows.iter().map(|d| d.id).collect::<Vec<_>>();
+            (table(&rows, false), ids)
+        }
+        "accepted" | "conflicts" => {
+            let record = match which {
+                "accepted" => EventRecord::Accepted,
+                _ => EventRecord::Conflict,
+            };
+            let f = filters.to_event_filter()?;
+            let rows = state.store.list_events(record, &f).await?;
+            let ids = rows.iter().map(|e| e.id).collect::<Vec<_>>();
+            (events_table(&rows, record == EventRecord::Conflict), ids)
+        }
+        _ => {
+            return Err(
+                ApiError::invalid("list", "expected deliveries, accepted or conflicts").into(),
+            )
+        }
+    };
+    let content = html! {
+        h1 { "Events" }
+        h2 { "Find an event by ID" }
+        (find_form())
+        nav.tabs aria-label="Lists" {
+            @for (list, label, _) in LISTS {
+                a href={ "/console/events?list=" (list) } aria-current=[(*list == which).then_some("page")] { (label) }
+            }
+        }
+        @for (list, _, what) in LISTS { @if *list == which { p.muted { (what) " Newest first." } } }
+        p.muted { "Not listed one by one: events that are neither critical nor delivered to a handler (find them by ID), duplicates and rejected requests (counted on the overview)." }
+        (filters.form("/console/events", which == "deliveries"))
+        (rows)
+        (pager("/console/events", &filters, &ids))
+    };
+    Ok(respond(
+        StatusCode::OK,
+        frame("Events", "Events", Some(&auth.0.csrf), content),
+    ))
+}
+
+#[derive(Deserialize)]
+pub struct FindQuery {
+    provider: String,
+    tenant: String,
+    event_id: String,
+}
+
+/// `GET /console/find`: to the event's page.
+pub async fn find(_auth: Authed, query: web::Query<FindQuery>) -> Result<HttpResponse, Failure> {
+    let event = EventRef::parse(
+        query.provider.trim(),
+        query.tenant.trim(),
+        query.event_id.trim(),
+    )?;
+    Ok(see_other(&event_href(
+        &event.provider,
+        &event.tenant,
+        &event.event_id,
+    )))
+}

@@ -1,0 +1,265 @@
+//! The filters the event list and the dead letters share: provider,
+//! tenant, handler, event ID, event type, delivery state and a time range,
+//! each parsed by [`crate::lookup`] before a store sees it; and the form
+//! that sets them.
+
+use chrono::{DateTime, NaiveDateTime, Utc};
+use maud::{html, Markup};
+use serde::Deserialize;
+
+use crate::ids::EventType;
+use crate::lookup::{DeadLetterFilters, InputError};
+use crate::store::delivery::{DeliveryFilter, DeliveryState};
+use crate::store::listing::EventFilter;
+
+/// Rows on one page.
+pub const PAGE: u32 = 50;
+
+/// Filters as a query string or a form carries them; an empty field is no
+/// filter.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Filters {
+    pub provider: Option<String>,
+    pub tenant: Option<String>,
+    pub handler: Option<String>,
+    pub event_id: Option<String>,
+    pub event_type: Option<String>,
+    /// `pending`, `delivered` or `dead` (events only).
+    pub state: Option<String>,
+    /// From this time (RFC 3339, or the `datetime-local` form, in UTC).
+    pub since: Option<String>,
+    /// Up to this time.
+    pub until: Option<String>,
+    /// Keyset cursor: rows older than this ID.
+    pub before: Option<i64>,
+    /// Which record the event list reads: `deliveries` (default),
+    /// `accepted` (critical events) or `conflicts`.
+    pub list: Option<String>,
+}
+
+/// The named fields, in the order the form shows them.
+const TEXT_FIELDS: &[&str] = &[
+    "provider",
+    "tenant",
+    "handler",
+    "event_id",
+    "event_type",
+    "since",
+    "until",
+];
+
+fn given(v: &Option<String>) -> Option<&str> {
+    v.as_deref().map(str::trim).filter(|v| !v.is_empty())
+}
+
+fn time(field: &'static str, v: &str) -> Result<i64, InputError> {
+    DateTime::parse_from_rfc3339(v)
+        .map(|t| t.with_timezone(&Utc))
+        .or_else(|_| NaiveDateTime::parse_from_str(v, "%Y-%m-%dT%H:%M").map(|t| t.and_utc()))
+        .map(|t| t.timestamp_millis())
+        .map_err(|_| InputError {
+            field,
+            reason: "expected a time such as 2026-11-23T08:00 (UTC)".into(),
+        })
+}
+
+impl Filters {
+    /// From a POSTed form's fields.
+    pub fn from_fields(fields: &[(String, String)]) -> Self {
+        let get = |name: &str| {
+            fields
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        };
+        Filters {
+            provider: get("provider"),
+            tenant: get("tenant"),
+            handler: get("handler"),
+            event_id: get("event_id"),
+            event_type: get("event_type"),
+            state: get("state"),
+            since: get("since"),
+            until: get("until"),
+            before: None,
+            list: None,
+        }
+    }
+
+    fn text(&self, name: &str) -> Option<&str> {
+        given(match name {
+            "provider" => &self.provider,
+            "tenant" => &self.tenant,
+            "handler" => &self.handler,
+            "event_id" => &self.event_id,
+            "event_type" => &self.event_type,
+            "state" => &self.state,
+            "since" => &self.since,
+            _ => &self.until,
+        })
+    }
+
+    /// The store's filter: newest first, one page from the cursor on.
+    pub fn to_filter(&self) -> Result<DeliveryFilter, InputError> {
+        let mut f = DeadLetterFilters::parse(
+            self.text("provider"),
+            self.text("tenant"),
+            self.text("handler"),
+            self.text("event_id"),
+        )?
+        .to_filter(Some(PAGE));
+        f.state = self
+            .text("state")
+            .map(|s| {
+                DeliveryState::parse(s).ok_or_else(|| InputError {
+                    field: "state",
+                    reason: "expected pending, delivered or dead".into(),
+                })
+            })
+            .transpose()?;
+        f.event_type = self.event_type()?;
+        f.since_ms = self.text("since").map(|v| time("since", v)).transpose()?;
+        f.until_ms = self.text("until").map(|v| time("until", v)).transpose()?;
+        f.before_id = self.before;
+        f.newest_first = true;
+        Ok(f)
+    }
+
+    fn event_type(&self) -> Result<Option<String>, InputError> {
+        self.text("event_type")
+            .map(|t| {
+                EventType::parse(t)
+                    .map(String::from)
+                    .map_err(|e| InputError {
+                        field: "event_type",
+                        reason: e.to_string(),
+                    })
+            })
+            .transpose()
+    }
+
+    /// The filter of an accepted or conflicting events' list: newest
+    /// first, one page from the cursor on. Handler, state and time apply
+    /// to deliveries only: given here, they are refused, not ignored.
+    pub fn to_event_filter(&self) -> Result<EventFilter, InputError> {
+        for field in ["handler", "state", "since", "until"] {
+            if self.text(field).is_some() {
+                return Err(InputError {
+                    field,
+                    reason: "applies to the deliveries list only".into(),
+                });
+            }
+        }
+        let f = DeadLetterFilters::parse(
+            self.text("provider"),
+            self.text("tenant"),
+            None,
+            self.text("event_id"),
+        )?;
+        Ok(EventFilter {
+            provider: f.provider.as_ref().map(ToString::to_string),
+            tenant: f.tenant.as_ref().map(ToString::to_string),
+            event_id: f.event_id.as_ref().map(ToString::to_string),
+            event_type: self.event_type()?,
+            before_id: self.before,
+            limit: Some(PAGE),
+        })
+    }
+
+    /// Whether any filter is set (the cursor aside).
+    pub fn is_empty(&self) -> bool {
+        TEXT_FIELDS
+            .iter()
+            .chain(&["state"])
+            .all(|n| self.text(n).is_none())
+    }
+
+    /// The query string of these filters, with `before` as the cursor.
+    pub fn query(&self, before: Option<i64>) -> String {
+        let mut q = form_urlencoded::Serializer::new(String::new());
+        for name in TEXT_FIELDS.iter().chain(&["state"]) {
+            if let Some(v) = self.text(name) {
+                q.append_pair(name, v);
+            }
+        }
+        if let Some(list) = given(&self.list) {
+            q.append_pair("list", list);
+        }
+        if let Some(b) = before {
+            q.append_pair("before", &b.to_string());
+        }
+        q.finish()
+    }
+
+    /// The set filters as hidden fields (a confirmation's form).
+    pub fn hidden(&self) -> Markup {
+        html! {
+            @for name in TEXT_FIELDS.iter().chain(&["state"]) {
+                @if let Some(v) = self.text(name) {
+                    input type="hidden" name=(name) value=(v);
+                }
+            }
+        }
+    }
+
+    /// The filter form (GET to `action`); `states` offers the state select.
+    pub fn form(&self, action: &str, states: bool) -> Markup {
+        html! {
+            form.filters method="get" action=(action) aria-label="Filters" {
+                @if let Some(list) = given(&self.list) { input type="hidden" name="list" value=(list); }
+                @for name in TEXT_FIELDS {
+                    @let time = matches!(*name, "since" | "until");
+                    label {
+                        (name.replace('_', " ")) @if time { " (UTC)" }
+                        input type=(if time { "datetime-local" } else { "text" })
+                            name=(name) value=(self.text(name).unwrap_or(""));
+                    }
+                }
+                @if states {
+                    label { "state"
+                        select name="state" {
+                            option value="" { "any" }
+                            @for s in ["pending", "delivered", "dead"] {
+                                option value=(s) selected[self.text("state") == Some(s)] { (s) }
+                            }
+                        }
+                    }
+                }
+                button type="submit" { "Filter" }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_parse_into_a_newest_first_page_and_refuse_bad_values() {
+        let f = Filters {
+            tenant: Some("acme".into()),
+            state: Some("dead".into()),
+            since: Some("2026-11-23T08:00".into()),
+            provider: Some("  ".into()),
+            before: Some(40),
+            ..Default::default()
+        };
+        let d = f.to_filter().unwrap();
+        assert_eq!(d.tenant.as_deref(), Some("acme"));
+        assert_eq!(d.provider, None, "blank is no filter");
+        assert_eq!(d.state, Some(DeliveryState::Dead));
+        assert_eq!(d.since_ms, Some(1_795_420_800_000));
+        assert_eq!((d.before_id, d.newest_first), (Some(40), true));
+        assert_eq!(
+            f.query(Some(7)),
+            "tenant=acme&since=2026-11-23T08%3A00&state=dead&before=7"
+        );
+        let bad = Filters {
+            state: Some("lost".into()),
+            ..Default::default()
+        };
+        assert_eq!(bad.to_filter().unwrap_err().field, "state");
+        assert!(Filters::default().is_empty());
+    }
+}

@@ -1,0 +1,77 @@
+//! Signing in and out. The admin token is posted in a form body (never a
+//! URL), compared in constant time, and exchanged for a session cookie; it
+//! is never written back into a page or a log line.
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse};
+use maud::{html, Markup};
+
+use super::page::{frame, respond, see_other, Failure};
+use super::session::{clear_cookie, cookie_value, field, same_origin, set_cookie, Authed};
+use crate::http::admin::token_matches;
+use crate::http::AppState;
+
+fn sign_in_page(refused: bool) -> Markup {
+    let content = html! {
+        h1 { "Sign in" }
+        @if refused {
+            p.error role="alert" { "That is not the admin token." }
+        }
+        form.stack method="post" action="/console/sign-in" {
+            label for="token" { "Admin token (" code { "admin.token" } ")" }
+            input #token type="password" name="token" autocomplete="current-password" required autofocus;
+            button type="submit" { "Sign in" }
+        }
+    };
+    frame("Sign in", "", None, content)
+}
+
+/// `GET /console/sign-in`; a signed-in operator goes to the overview.
+pub async fn form(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
+    if cookie_value(&req).is_some_and(|c| state.console.find(&c).is_some()) {
+        return see_other("/console");
+    }
+    respond(StatusCode::OK, sign_in_page(false))
+}
+
+/// `POST /console/sign-in` with `token`.
+pub async fn sign_in(
+    req: HttpRequest,
+    body: web::Bytes,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, Failure> {
+    same_origin(&req)?;
+    let fields: Vec<(String, String)> = form_urlencoded::parse(&body).into_owned().collect();
+    let offered = field(&fields, "token").unwrap_or("");
+    let Some(token) = &state.settings.admin.token else {
+        return Err(Failure::Forbidden("the console is off"));
+    };
+    if !token_matches(token, offered) {
+        tracing::warn!("console sign-in refused");
+        return Ok(respond(StatusCode::UNAUTHORIZED, sign_in_page(true)));
+    }
+    let cookie = state.console.open();
+    tracing::info!("console sign-in");
+    Ok(HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, "/console"))
+        .insert_header((header::SET_COOKIE, set_cookie(&state, &cookie)))
+        .finish())
+}
+
+/// `POST /console/sign-out`: the session ends here, whatever the cookie
+/// does in the browser.
+pub async fn sign_out(
+    req: HttpRequest,
+    auth: Authed,
+    body: web::Bytes,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, Failure> {
+    super::session::checked_form(&req, &auth.0, &body)?;
+    if let Some(cookie) = cookie_value(&req) {
+        state.console.close(&cookie);
+    }
+    Ok(HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, "/console/sign-in"))
+        .insert_header((header::SET_COOKIE, clear_cookie(&state)))
+        .finish())
+}

@@ -159,7 +159,12 @@ fn malformed_bodies_never_pass_body_carried_schemes() {
         .collect();
     assert!(body_carried.len() >= 2);
     for def in body_carried {
-        let (settings, _dir) = configure(&def.kind, None, &["right"]).unwrap();
+        // "right" as text, or as hex for a hex key (Adyen).
+        let right = ["right", "7269676874"]
+            .into_iter()
+            .find(|s| def.decode_secret(s).is_ok())
+            .expect("a secret the definition accepts");
+        let (settings, _dir) = configure(&def.kind, None, &[right]).unwrap();
         for body in bodies {
             let got = verify(&settings, &Req::post(Vec::new(), body, NOW));
             assert!(
@@ -169,7 +174,7 @@ fn malformed_bodies_never_pass_body_carried_schemes() {
                 String::from_utf8_lossy(body)
             );
         }
-        let key = def.decode_secret("right").unwrap();
+        let key = def.decode_secret(right).unwrap();
         let err = sender_headers(def, &key, b"{}", "x", None, NOW, "").unwrap_err();
         assert_eq!(err, hookline::provider::SignError::SignedInBody);
     }

@@ -2,6 +2,8 @@
 //! parsed once when the definition loads, fed to the MAC part by part so
 //! the body is never copied.
 
+use sha2::{Digest, Sha256};
+
 use super::form;
 use super::header::HeaderLookup;
 
@@ -9,10 +11,12 @@ use super::header::HeaderLookup;
 ///
 /// Placeholders: `{id}`, `{timestamp}`, `{url}` (the external URL the
 /// provider called), `{body}` (the raw body), `{method}` (`POST`),
-/// `{header:Name}` (that request header's value) and `{form}` (a form
-/// body's parameters, see [`form::sorted_params`]). `{{` is a literal `{`.
-/// An unknown placeholder is a load error, and so is a template that covers
-/// neither `{body}` nor `{form}`: it would leave the body unsigned.
+/// `{header:Name}` (that request header's value), `{form}` (a form
+/// body's parameters, see [`form::sorted_params`]) and `{body_sha256_bytes}`
+/// (the 32 raw bytes of the body's SHA-256, which Bird signs instead of the
+/// body). `{{` is a literal `{`. An unknown placeholder is a load error, and
+/// so is a template that covers neither `{body}`, `{form}` nor
+/// `{body_sha256_bytes}`: it would leave the body unsigned.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 #[serde(try_from = "String")]
 pub struct Template(Vec<Part>);
@@ -27,6 +31,7 @@ enum Part {
     Method,
     Header(String),
     Form,
+    BodySha256Bytes,
 }
 
 /// What the placeholders stand for in one request.
@@ -74,10 +79,11 @@ impl Template {
                 "body" => Part::Body,
                 "method" => Part::Method,
                 "form" => Part::Form,
+                "body_sha256_bytes" => Part::BodySha256Bytes,
                 other => match other.strip_prefix("header:") {
                     Some(name) if !name.is_empty() => Part::Header(name.to_owned()),
                     _ => return Err(format!(
-                        "unknown placeholder {{{other}}} (known: {{id}} {{timestamp}} {{url}} {{body}} {{method}} {{header:Name}} {{form}})"
+                        "unknown placeholder {{{other}}} (known: {{id}} {{timestamp}} {{url}} {{body}} {{method}} {{header:Name}} {{form}} {{body_sha256_bytes}})"
                     )),
                 },
             };
@@ -91,8 +97,13 @@ impl Template {
         if !literal.is_empty() {
             parts.push(Part::Literal(literal));
         }
-        if !parts.iter().any(|p| matches!(p, Part::Body | Part::Form)) {
-            return Err("the signed content must include {body} or {form}".into());
+        if !parts
+            .iter()
+            .any(|p| matches!(p, Part::Body | Part::Form | Part::BodySha256Bytes))
+        {
+            return Err(
+                "the signed content must include {body} or {form} (or {body_sha256_bytes})".into(),
+            );
         }
         Ok(Template(parts))
     }
@@ -143,6 +154,7 @@ impl Template {
                         .as_bytes(),
                 ),
                 Part::Form => sink(&form::sorted_params(v.body)),
+                Part::BodySha256Bytes => sink(&Sha256::digest(v.body)),
             }
         }
         Ok(())
@@ -157,6 +169,7 @@ mod tests {
     fn parse_rules() {
         assert!(Template::parse("{timestamp}.{body}").is_ok());
         assert!(Template::parse("{url}{form}").is_ok());
+        assert!(Template::parse("{timestamp}\n{url}\n{body_sha256_bytes}").is_ok());
         assert!(Template::parse("{{\"a\":{header:X-A}}}{body}").is_ok());
         for bad in [
             "{bdy}",
@@ -168,5 +181,27 @@ mod tests {
         ] {
             assert!(Template::parse(bad).is_err(), "{bad:?}");
         }
+    }
+
+    /// `{body_sha256_bytes}` feeds the digest's raw bytes, not its hex.
+    #[test]
+    fn body_sha256_bytes_is_the_raw_digest() {
+        use super::Values;
+        use sha2::{Digest, Sha256};
+        let t = Template::parse("a{body_sha256_bytes}").unwrap();
+        let headers: Vec<(String, String)> = Vec::new();
+        let v = Values {
+            id: "",
+            timestamp: "",
+            method: "POST",
+            url: "",
+            headers: &headers,
+            body: b"{}",
+        };
+        let mut fed = Vec::new();
+        t.feed(&v, &mut |b| fed.extend_from_slice(b)).unwrap();
+        let mut want = b"a".to_vec();
+        want.extend_from_slice(&Sha256::digest(b"{}"));
+        assert_eq!(fed, want);
     }
 }

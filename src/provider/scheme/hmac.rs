@@ -1,6 +1,14 @@
 //! `scheme = "hmac"`: one or more `prefix + digest` signatures in a header,
 //! an HMAC over a template of the request. GitHub, Shopify, Slack,
 //! Standard Webhooks.
+//!
+//! Three shapes beyond one header of signatures, each a parameter:
+//! signatures in several headers at once (`every_header`: Box's primary
+//! and secondary keys, DocuSign's one header per key); the signed timestamp
+//! leading the signature header (`leading_timestamp`: Recurly's
+//! `<ms>,<hex>,<hex>`); and a header naming which of the tenant's keys
+//! signed (`key_id_header`: Pusher's `X-Pusher-Key`), the secrets then
+//! being `ID:SECRET`.
 
 use serde::Deserialize;
 
@@ -56,6 +64,52 @@ pub struct HmacParams {
     /// `whsec-base64`, `base64`, `hex`.
     #[serde(default)]
     pub secret_encoding: SecretEncoding,
+    /// Every header listed in `header` that the request carries offers
+    /// signatures, not only the first present: Box signs with its primary
+    /// and its secondary key in two headers, DocuSign with each key in
+    /// `X-DocuSign-Signature-1`, `-2`, ...
+    #[serde(default)]
+    pub every_header: bool,
+    /// The signature header starts with the signed timestamp, followed by
+    /// `separator` and the signatures (Recurly: `<unix ms>,<hex>,<hex>`).
+    /// Exclusive with `timestamp_header` and `timestamp_json_pointer`.
+    #[serde(default)]
+    pub leading_timestamp: bool,
+    /// A header naming the key that signed (Pusher's `X-Pusher-Key`): each
+    /// secret is then `ID:SECRET`, and only the secrets whose ID the header
+    /// names are tried. `secret_encoding` applies to the part after the
+    /// first `:`.
+    #[serde(default)]
+    pub key_id_header: Option<HeaderNames>,
+}
+
+/// An `ID:SECRET` key's two halves; the ID holds no `:`.
+fn split_key_id(key: &[u8]) -> Option<(&[u8], &[u8])> {
+    let colon = key.iter().position(|&b| b == b':')?;
+    Some((&key[..colon], &key[colon + 1..]))
+}
+
+impl HmacParams {
+    /// The key bytes to try: every key's, or with `key_id_header` the
+    /// secret half of the keys whose ID the request names. A key ID is
+    /// public (it travels in the header), so skipping the others reveals
+    /// nothing.
+    fn secrets<'k>(
+        &self,
+        req: &UntrustedRequest<'_>,
+        keys: &[&'k Key],
+    ) -> Result<Vec<&'k [u8]>, VerifyError> {
+        let shared = keys.iter().filter_map(|k| k.shared_bytes());
+        let Some(names) = &self.key_id_header else {
+            return Ok(shared.collect());
+        };
+        let named = super::required(req, names)?.trim().as_bytes();
+        Ok(shared
+            .filter_map(split_key_id)
+            .filter(|(id, _)| *id == named)
+            .map(|(_, secret)| secret)
+            .collect())
+    }
 }
 
 impl Family for HmacParams {
@@ -67,8 +121,22 @@ impl Family for HmacParams {
         let t = &self.signed_content;
         // A timestamp or ID the signature does not cover proves nothing, so
         // a header without its placeholder is as wrong as the reverse.
-        match (t.uses_timestamp(), self.timestamp_header.is_some()) {
-            (true, false) => return Err("signed_content uses {timestamp} but timestamp_header is not set".into()),
+        if self.leading_timestamp {
+            if self.separator.is_none() || !t.uses_timestamp() {
+                return Err(
+                    "leading_timestamp needs a separator and {timestamp} in signed_content".into(),
+                );
+            }
+            if self.timestamp_header.is_some() || self.timestamp_json_pointer.is_some() {
+                return Err(
+                    "leading_timestamp, timestamp_header and timestamp_json_pointer are exclusive"
+                        .into(),
+                );
+            }
+        }
+        let timestamp_source = self.timestamp_header.is_some() || self.leading_timestamp;
+        match (t.uses_timestamp(), timestamp_source) {
+            (true, false) => return Err("signed_content uses {timestamp} but timestamp_header is not set (nor leading_timestamp)".into()),
             (false, true) => return Err("timestamp_header is set but signed_content has no {timestamp}: an unsigned timestamp proves nothing".into()),
             _ => {}
         }
@@ -87,7 +155,18 @@ impl Family for HmacParams {
     }
 
     fn decode_secret(&self, secret: &str) -> Result<Key, KeyError> {
-        mac::decode_secret(self.secret_encoding, secret)
+        if self.key_id_header.is_none() {
+            return mac::decode_secret(self.secret_encoding, secret);
+        }
+        let Some((id, rest)) = secret.split_once(':').filter(|(id, _)| !id.is_empty()) else {
+            return Err(KeyError::new(
+                "not ID:SECRET (the key's ID, a colon, the secret)",
+            ));
+        };
+        let decoded = mac::decode_secret(self.secret_encoding, rest)?;
+        let mut bytes = format!("{id}:").into_bytes();
+        bytes.extend_from_slice(decoded.shared_bytes().unwrap_or_default());
+        Key::shared(bytes)
     }
 
     fn verify(
@@ -95,17 +174,35 @@ impl Family for HmacParams {
         req: &UntrustedRequest<'_>,
         keys: &[&Key],
     ) -> Result<Option<i64>, VerifyError> {
-        let header = super::required(req, &self.header)?;
-        let timestamp = super::optional(req, self.timestamp_header.as_ref())?;
+        let headers: Vec<&str> = if self.every_header {
+            let present: Vec<&str> = self
+                .header
+                .0
+                .iter()
+                .filter_map(|n| req.headers.header(n))
+                .collect();
+            if present.is_empty() {
+                return Err(VerifyError::MissingSignature);
+            }
+            present
+        } else {
+            vec![super::required(req, &self.header)?]
+        };
+        let mut timestamp = super::optional(req, self.timestamp_header.as_ref())?;
         let id = super::optional(req, self.id_header.as_ref())?.unwrap_or("");
-        let candidates: Vec<Vec<u8>> = match self.separator.as_deref() {
-            Some(sep) => header.split(sep).collect(),
-            None => vec![header],
+        let mut fields: Vec<&str> = match self.separator.as_deref() {
+            Some(sep) => headers.iter().flat_map(|h| h.split(sep)).collect(),
+            None => headers,
+        };
+        if self.leading_timestamp {
+            // The first field is the timestamp, which the signatures cover.
+            timestamp = Some(fields.remove(0).trim());
         }
-        .into_iter()
-        .filter_map(|c| c.trim().strip_prefix(self.prefix.as_str()))
-        .filter_map(|c| mac::decode_digest(self.encoding, c))
-        .collect();
+        let candidates: Vec<Vec<u8>> = fields
+            .into_iter()
+            .filter_map(|c| c.trim().strip_prefix(self.prefix.as_str()))
+            .filter_map(|c| mac::decode_digest(self.encoding, c))
+            .collect();
         if candidates.is_empty() {
             return Err(VerifyError::InvalidSignature);
         }
@@ -117,10 +214,11 @@ impl Family for HmacParams {
             headers: req.headers,
             body: &req.body,
         };
-        if !mac::any_matches(
+        let secrets = self.secrets(req, keys)?;
+        if !mac::any_secret_matches(
             self.algorithm,
             &self.signed_content,
-            keys,
+            &secrets,
             &values,
             &candidates,
         )? {
@@ -154,24 +252,36 @@ impl Family for HmacParams {
             headers: &all,
             body: input.body,
         };
-        let digest = mac::sign(
+        let key = key.shared_bytes().ok_or(SignError::WrongKey)?;
+        let mut headers = nonces;
+        let secret = match &self.key_id_header {
+            Some(names) => {
+                let (id, secret) = split_key_id(key).ok_or(SignError::WrongKey)?;
+                let id = String::from_utf8_lossy(id).into_owned();
+                headers.push((names.primary().to_owned(), id));
+                secret
+            }
+            None => key,
+        };
+        let digest = mac::sign_with(
             self.algorithm,
             self.encoding,
             &self.signed_content,
-            key,
+            secret,
             &values,
         )?;
-        let mut headers = nonces;
         if let Some(names) = &self.id_header {
             headers.push((names.primary().to_owned(), input.id.to_owned()));
         }
         if let Some(names) = &self.timestamp_header {
-            headers.push((names.primary().to_owned(), timestamp));
+            headers.push((names.primary().to_owned(), timestamp.clone()));
         }
-        headers.push((
-            self.header.primary().to_owned(),
-            format!("{}{digest}", self.prefix),
-        ));
+        let signature = format!("{}{digest}", self.prefix);
+        let signature = match (self.leading_timestamp, &self.separator) {
+            (true, Some(sep)) => format!("{timestamp}{sep}{signature}"),
+            _ => signature,
+        };
+        headers.push((self.header.primary().to_owned(), signature));
         Ok(headers)
     }
 

@@ -52,6 +52,17 @@ fn a_definition_that_cannot_work_is_refused_with_its_reason() {
             "leading_timestamp needs a separator",
         ),
         (
+            with_signature(&format!("{hmac}\nsigned_content = \"{{pair:env}}{{body}}\""), ID),
+            "{pair:env} is only for scheme = \"hmac-kv\"",
+        ),
+        (
+            with_signature(
+                "scheme = \"hmac-kv\"\nheader = \"X-Sig\"\npair_separator = \",\"\nkv_separator = \"=\"\ntimestamp_key = \"t\"\nsignature_key = \"s\"\nsigned_content = \"{pair:env}{timestamp}{body}\"",
+                ID,
+            ),
+            "sign_pairs needs a value for it",
+        ),
+        (
             with_signature(hmac, "[event_id]\njson_pointers = [\"/a\", \"/b\"]"),
             "json_pointers and join go together",
         ),

@@ -14,9 +14,13 @@ use super::header::HeaderLookup;
 /// `{header:Name}` (that request header's value), `{form}` (a form
 /// body's parameters, see [`form::sorted_params`]) and `{body_sha256_bytes}`
 /// (the 32 raw bytes of the body's SHA-256, which Bird signs instead of the
-/// body). `{{` is a literal `{`. An unknown placeholder is a load error, and
-/// so is a template that covers neither `{body}`, `{form}` nor
-/// `{body_sha256_bytes}`: it would leave the body unsigned.
+/// body), `{body_json}` (the body as a JSON string literal, quotes included,
+/// escaped as JavaScript's `JSON.stringify` escapes it: Hygraph signs a JSON
+/// document that holds the body) and `{pair:Name}` (the value of the pair
+/// `Name` of an `hmac-kv` header). `{{` is a literal `{`. An unknown
+/// placeholder is a load error, and so is a template that covers none of
+/// `{body}`, `{form}`, `{body_sha256_bytes}` or `{body_json}`: it would leave
+/// the body unsigned.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 #[serde(try_from = "String")]
 pub struct Template(Vec<Part>);
@@ -32,6 +36,8 @@ enum Part {
     Header(String),
     Form,
     BodySha256Bytes,
+    BodyJson,
+    Pair(String),
 }
 
 /// What the placeholders stand for in one request.
@@ -42,6 +48,8 @@ pub(crate) struct Values<'a> {
     pub url: &'a str,
     pub headers: &'a dyn HeaderLookup,
     pub body: &'a [u8],
+    /// The `key=value` pairs of an `hmac-kv` header, for `{pair:Name}`.
+    pub pairs: &'a [(String, String)],
 }
 
 /// A `{header:Name}` the request does not carry.
@@ -80,10 +88,12 @@ impl Template {
                 "method" => Part::Method,
                 "form" => Part::Form,
                 "body_sha256_bytes" => Part::BodySha256Bytes,
-                other => match other.strip_prefix("header:") {
-                    Some(name) if !name.is_empty() => Part::Header(name.to_owned()),
+                "body_json" => Part::BodyJson,
+                other => match other.split_once(':') {
+                    Some(("header", name)) if !name.is_empty() => Part::Header(name.to_owned()),
+                    Some(("pair", name)) if !name.is_empty() => Part::Pair(name.to_owned()),
                     _ => return Err(format!(
-                        "unknown placeholder {{{other}}} (known: {{id}} {{timestamp}} {{url}} {{body}} {{method}} {{header:Name}} {{form}} {{body_sha256_bytes}})"
+                        "unknown placeholder {{{other}}} (known: {{id}} {{timestamp}} {{url}} {{body}} {{method}} {{header:Name}} {{form}} {{body_sha256_bytes}} {{body_json}} {{pair:Name}})"
                     )),
                 },
             };
@@ -97,10 +107,12 @@ impl Template {
         if !literal.is_empty() {
             parts.push(Part::Literal(literal));
         }
-        if !parts
-            .iter()
-            .any(|p| matches!(p, Part::Body | Part::Form | Part::BodySha256Bytes))
-        {
+        if !parts.iter().any(|p| {
+            matches!(
+                p,
+                Part::Body | Part::Form | Part::BodySha256Bytes | Part::BodyJson
+            )
+        }) {
             return Err(
                 "the signed content must include {body} or {form} (or {body_sha256_bytes})".into(),
             );
@@ -133,6 +145,23 @@ impl Template {
         self.0.contains(&Part::Url)
     }
 
+    /// The pairs named by `{pair:Name}` placeholders: only `hmac-kv` has
+    /// pairs to give.
+    pub fn pair_names(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().filter_map(|p| match p {
+            Part::Pair(name) => Some(name.as_str()),
+            _ => None,
+        })
+    }
+
+    /// A load error for a family without pairs whose template names one.
+    pub fn refuse_pairs(&self) -> Result<(), String> {
+        match self.pair_names().next() {
+            Some(name) => Err(format!("{{pair:{name}}} is only for scheme = \"hmac-kv\"")),
+            None => Ok(()),
+        }
+    }
+
     /// Feed the content, part by part, to `sink`.
     pub(crate) fn feed(
         &self,
@@ -155,6 +184,23 @@ impl Template {
                 ),
                 Part::Form => sink(&form::sorted_params(v.body)),
                 Part::BodySha256Bytes => sink(&Sha256::digest(v.body)),
+                // JavaScript reads the bytes as UTF-8, invalid sequences as
+                // U+FFFD, as `from_utf8_lossy` does; serde_json escapes a
+                // string exactly where JSON.stringify does (`"`, `\`, the
+                // control characters, lower-case `\u00xx`).
+                Part::BodyJson => sink(
+                    serde_json::to_string(&String::from_utf8_lossy(v.body))
+                        .expect("a string serializes")
+                        .as_bytes(),
+                ),
+                Part::Pair(name) => sink(
+                    v.pairs
+                        .iter()
+                        .find(|(k, _)| k == name)
+                        .ok_or_else(|| MissingHeader(name.clone()))?
+                        .1
+                        .as_bytes(),
+                ),
             }
         }
         Ok(())
@@ -170,10 +216,13 @@ mod tests {
         assert!(Template::parse("{timestamp}.{body}").is_ok());
         assert!(Template::parse("{url}{form}").is_ok());
         assert!(Template::parse("{timestamp}\n{url}\n{body_sha256_bytes}").is_ok());
+        assert!(Template::parse("{{\"Body\":{body_json},\"Env\":\"{pair:env}\"}}").is_ok());
         assert!(Template::parse("{{\"a\":{header:X-A}}}{body}").is_ok());
         for bad in [
             "{bdy}",
             "{header:}",
+            "{pair:}",
+            "{pairs:x}{body}",
             "{body",
             "{timestamp}.",
             "{{body}}",
@@ -197,11 +246,37 @@ mod tests {
             url: "",
             headers: &headers,
             body: b"{}",
+            pairs: &[],
         };
         let mut fed = Vec::new();
         t.feed(&v, &mut |b| fed.extend_from_slice(b)).unwrap();
         let mut want = b"a".to_vec();
         want.extend_from_slice(&Sha256::digest(b"{}"));
         assert_eq!(fed, want);
+    }
+
+    /// `{body_json}` is the body as JSON.stringify writes a string:
+    /// quotes, backslashes and control characters escaped, `/` and
+    /// non-ASCII text as they are.
+    #[test]
+    fn body_json_escapes_as_json_stringify() {
+        use super::Values;
+        let t = Template::parse("{body_json}").unwrap();
+        let headers: Vec<(String, String)> = Vec::new();
+        let body = "{\"a\":\"x/y\\\\z\u{1f}\n\u{e9}\"}";
+        let v = Values {
+            id: "",
+            timestamp: "",
+            method: "POST",
+            url: "",
+            headers: &headers,
+            body: body.as_bytes(),
+            pairs: &[],
+        };
+        let mut fed = Vec::new();
+        t.feed(&v, &mut |b| fed.extend_from_slice(b)).unwrap();
+        // What node prints for JSON.stringify(body).
+        let want = "\"{\\\"a\\\":\\\"x/y\\\\\\\\z\\u001f\\n\u{e9}\\\"}\"";
+        assert_eq!(String::from_utf8(fed).unwrap(), want);
     }
 }

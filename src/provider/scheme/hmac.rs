@@ -119,6 +119,7 @@ impl Family for HmacParams {
 
     fn check(&self) -> Result<(), String> {
         let t = &self.signed_content;
+        t.refuse_pairs()?;
         // A timestamp or ID the signature does not cover proves nothing, so
         // a header without its placeholder is as wrong as the reverse.
         if self.leading_timestamp {
@@ -213,6 +214,7 @@ impl Family for HmacParams {
             url: req.url,
             headers: req.headers,
             body: &req.body,
+            pairs: &[],
         };
         let secrets = self.secrets(req, keys)?;
         if !mac::any_secret_matches(
@@ -251,6 +253,7 @@ impl Family for HmacParams {
             url: input.url,
             headers: &all,
             body: input.body,
+            pairs: &[],
         };
         let key = key.shared_bytes().ok_or(SignError::WrongKey)?;
         let mut headers = nonces;

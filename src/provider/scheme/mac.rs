@@ -180,6 +180,7 @@ pub(crate) fn any_raw_matches(
         url: "",
         headers: &no_headers,
         body: content,
+        pairs: &[],
     };
     any_matches(algorithm, &template, keys, &values, candidates).unwrap_or(false)
 }

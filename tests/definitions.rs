@@ -52,6 +52,13 @@ fn a_definition_that_cannot_work_is_refused_with_its_reason() {
             "leading_timestamp needs a separator",
         ),
         (
+            with_signature(
+                &format!("{hmac}\nkey_id_separator = \":\"\nkey_id_header = \"X-Key\""),
+                ID,
+            ),
+            "key_id_separator and key_id_header are exclusive",
+        ),
+        (
             with_signature(&format!("{hmac}\nsigned_content = \"{{pair:env}}{{body}}\""), ID),
             "{pair:env} is only for scheme = \"hmac-kv\"",
         ),

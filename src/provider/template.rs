@@ -2,6 +2,9 @@
 //! parsed once when the definition loads, fed to the MAC part by part so
 //! the body is never copied.
 
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+use md5::Md5;
 use sha2::{Digest, Sha256};
 
 use super::form;
@@ -16,11 +19,14 @@ use super::header::HeaderLookup;
 /// (the 32 raw bytes of the body's SHA-256, which Bird signs instead of the
 /// body), `{body_json}` (the body as a JSON string literal, quotes included,
 /// escaped as JavaScript's `JSON.stringify` escapes it: Hygraph signs a JSON
-/// document that holds the body) and `{pair:Name}` (the value of the pair
-/// `Name` of an `hmac-kv` header). `{{` is a literal `{`. An unknown
+/// document that holds the body), `{pair:Name}` (the value of the pair
+/// `Name` of an `hmac-kv` header), `{path}` (the path of the URL the
+/// provider called, without the query) and `{body_md5_base64}` (base64 of
+/// the body's MD5, empty for an empty body: HTTP's `Content-MD5`, which
+/// Sinch's Voice callbacks sign). `{{` is a literal `{`. An unknown
 /// placeholder is a load error, and so is a template that covers none of
-/// `{body}`, `{form}`, `{body_sha256_bytes}` or `{body_json}`: it would leave
-/// the body unsigned.
+/// `{body}`, `{form}`, `{body_sha256_bytes}`, `{body_json}` or
+/// `{body_md5_base64}`: it would leave the body unsigned.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 #[serde(try_from = "String")]
 pub struct Template(Vec<Part>);
@@ -38,6 +44,8 @@ enum Part {
     BodySha256Bytes,
     BodyJson,
     Pair(String),
+    Path,
+    BodyMd5Base64,
 }
 
 /// What the placeholders stand for in one request.
@@ -89,11 +97,13 @@ impl Template {
                 "form" => Part::Form,
                 "body_sha256_bytes" => Part::BodySha256Bytes,
                 "body_json" => Part::BodyJson,
+                "path" => Part::Path,
+                "body_md5_base64" => Part::BodyMd5Base64,
                 other => match other.split_once(':') {
                     Some(("header", name)) if !name.is_empty() => Part::Header(name.to_owned()),
                     Some(("pair", name)) if !name.is_empty() => Part::Pair(name.to_owned()),
                     _ => return Err(format!(
-                        "unknown placeholder {{{other}}} (known: {{id}} {{timestamp}} {{url}} {{body}} {{method}} {{header:Name}} {{form}} {{body_sha256_bytes}} {{body_json}} {{pair:Name}})"
+                        "unknown placeholder {{{other}}} (known: {{id}} {{timestamp}} {{url}} {{body}} {{method}} {{header:Name}} {{form}} {{body_sha256_bytes}} {{body_json}} {{pair:Name}} {{path}} {{body_md5_base64}})"
                     )),
                 },
             };
@@ -110,7 +120,11 @@ impl Template {
         if !parts.iter().any(|p| {
             matches!(
                 p,
-                Part::Body | Part::Form | Part::BodySha256Bytes | Part::BodyJson
+                Part::Body
+                    | Part::Form
+                    | Part::BodySha256Bytes
+                    | Part::BodyJson
+                    | Part::BodyMd5Base64
             )
         }) {
             return Err(
@@ -142,7 +156,7 @@ impl Template {
     }
 
     pub fn uses_url(&self) -> bool {
-        self.0.contains(&Part::Url)
+        self.0.iter().any(|p| matches!(p, Part::Url | Part::Path))
     }
 
     /// The pairs named by `{pair:Name}` placeholders: only `hmac-kv` has
@@ -193,6 +207,9 @@ impl Template {
                         .expect("a string serializes")
                         .as_bytes(),
                 ),
+                Part::Path => sink(path(v.url).as_bytes()),
+                Part::BodyMd5Base64 if v.body.is_empty() => {}
+                Part::BodyMd5Base64 => sink(STANDARD.encode(Md5::digest(v.body)).as_bytes()),
                 Part::Pair(name) => sink(
                     v.pairs
                         .iter()
@@ -204,6 +221,19 @@ impl Template {
             }
         }
         Ok(())
+    }
+}
+
+/// The path of `url` (scheme and authority off, query and fragment off);
+/// `/` for a URL without one.
+fn path(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path = rest.find('/').map_or("", |at| &rest[at..]);
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    if path.is_empty() {
+        "/"
+    } else {
+        path
     }
 }
 
@@ -278,5 +308,40 @@ mod tests {
         // What node prints for JSON.stringify(body).
         let want = "\"{\\\"a\\\":\\\"x/y\\\\\\\\z\\u001f\\n\u{e9}\\\"}\"";
         assert_eq!(String::from_utf8(fed).unwrap(), want);
+    }
+
+    #[test]
+    fn path_of_a_url() {
+        assert_eq!(
+            super::path("https://h.example/sinch/callback/ace?x=1#f"),
+            "/sinch/callback/ace"
+        );
+        assert_eq!(super::path("https://h.example"), "/");
+        assert_eq!(super::path("https://h.example:8443/p"), "/p");
+    }
+
+    /// Sinch's own worked example: the Content-MD5 of its body.
+    #[test]
+    fn body_md5_base64_is_content_md5() {
+        use super::Values;
+        let t = Template::parse("{body_md5_base64}").unwrap();
+        let headers: Vec<(String, String)> = Vec::new();
+        let feed = |body: &[u8]| {
+            let v = Values {
+                id: "",
+                timestamp: "",
+                method: "POST",
+                url: "",
+                headers: &headers,
+                body,
+                pairs: &[],
+            };
+            let mut fed = Vec::new();
+            t.feed(&v, &mut |b| fed.extend_from_slice(b)).unwrap();
+            String::from_utf8(fed).unwrap()
+        };
+        let body = br#"{"event":"ace","callid":"822aa4b7-05b4-4d83-87c7-1f835ee0b6f6_257","timestamp":"2014-09-24T10:59:41Z","version":1}"#;
+        assert_eq!(feed(body), "REWF+X220L4/Gw1spXOU7g==");
+        assert_eq!(feed(b""), "");
     }
 }

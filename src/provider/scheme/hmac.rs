@@ -8,7 +8,8 @@
 //! leading the signature header (`leading_timestamp`: Recurly's
 //! `<ms>,<hex>,<hex>`); and a header naming which of the tenant's keys
 //! signed (`key_id_header`: Pusher's `X-Pusher-Key`), the secrets then
-//! being `ID:SECRET`.
+//! being `ID:SECRET`; or the ID leading the signature itself
+//! (`key_id_separator`: Sinch Voice's `Application KEY:SIGNATURE`).
 
 use serde::Deserialize;
 
@@ -81,6 +82,16 @@ pub struct HmacParams {
     /// first `:`.
     #[serde(default)]
     pub key_id_header: Option<HeaderNames>,
+    /// The key ID leads each signature instead, before this separator:
+    /// `<prefix><key id><separator><signature>` (Sinch Voice's
+    /// `Authorization: Application KEY:SIGNATURE`); secrets are `ID:SECRET`
+    /// as with `key_id_header`.
+    #[serde(default)]
+    pub key_id_separator: Option<String>,
+    /// `prefix` matches in any ASCII case (Sinch writes `Application ` and
+    /// `application `).
+    #[serde(default)]
+    pub prefix_ignore_case: bool,
 }
 
 /// An `ID:SECRET` key's two halves; the ID holds no `:`.
@@ -94,21 +105,34 @@ impl HmacParams {
     /// secret half of the keys whose ID the request names. A key ID is
     /// public (it travels in the header), so skipping the others reveals
     /// nothing.
-    fn secrets<'k>(
-        &self,
-        req: &UntrustedRequest<'_>,
-        keys: &[&'k Key],
-    ) -> Result<Vec<&'k [u8]>, VerifyError> {
+    fn secrets<'k>(&self, keys: &[&'k Key], named: Option<&str>) -> Vec<&'k [u8]> {
         let shared = keys.iter().filter_map(|k| k.shared_bytes());
-        let Some(names) = &self.key_id_header else {
-            return Ok(shared.collect());
-        };
-        let named = super::required(req, names)?.trim().as_bytes();
-        Ok(shared
+        if !self.uses_key_ids() {
+            return shared.collect();
+        }
+        let named = named.unwrap_or_default().as_bytes();
+        shared
             .filter_map(split_key_id)
             .filter(|(id, _)| *id == named)
             .map(|(_, secret)| secret)
-            .collect())
+            .collect()
+    }
+
+    /// Whether secrets are `ID:SECRET` and the request names the ID.
+    fn uses_key_ids(&self) -> bool {
+        self.key_id_header.is_some() || self.key_id_separator.is_some()
+    }
+
+    /// `candidate` without `prefix`, if it starts with it.
+    fn strip_prefix<'c>(&self, candidate: &'c str) -> Option<&'c str> {
+        let n = self.prefix.len();
+        let head = candidate.get(..n)?;
+        let same = if self.prefix_ignore_case {
+            head.eq_ignore_ascii_case(&self.prefix)
+        } else {
+            head == self.prefix
+        };
+        same.then(|| &candidate[n..])
     }
 }
 
@@ -152,11 +176,17 @@ impl Family for HmacParams {
         if self.separator.as_deref() == Some("") {
             return Err("separator: must not be empty".into());
         }
+        if self.key_id_separator.as_deref() == Some("") {
+            return Err("key_id_separator: must not be empty".into());
+        }
+        if self.key_id_separator.is_some() && self.key_id_header.is_some() {
+            return Err("key_id_separator and key_id_header are exclusive".into());
+        }
         Ok(())
     }
 
     fn decode_secret(&self, secret: &str) -> Result<Key, KeyError> {
-        if self.key_id_header.is_none() {
+        if !self.uses_key_ids() {
             return mac::decode_secret(self.secret_encoding, secret);
         }
         let Some((id, rest)) = secret.split_once(':').filter(|(id, _)| !id.is_empty()) else {
@@ -199,10 +229,16 @@ impl Family for HmacParams {
             // The first field is the timestamp, which the signatures cover.
             timestamp = Some(fields.remove(0).trim());
         }
-        let candidates: Vec<Vec<u8>> = fields
+        // Each candidate: the key ID it names (with `key_id_separator`)
+        // and the digest.
+        let candidates: Vec<(Option<&str>, Vec<u8>)> = fields
             .into_iter()
-            .filter_map(|c| c.trim().strip_prefix(self.prefix.as_str()))
-            .filter_map(|c| mac::decode_digest(self.encoding, c))
+            .filter_map(|c| self.strip_prefix(c.trim()))
+            .filter_map(|c| match self.key_id_separator.as_deref() {
+                Some(sep) => c.split_once(sep).map(|(id, sig)| (Some(id), sig)),
+                None => Some((None, c)),
+            })
+            .filter_map(|(id, c)| mac::decode_digest(self.encoding, c).map(|d| (id, d)))
             .collect();
         if candidates.is_empty() {
             return Err(VerifyError::InvalidSignature);
@@ -216,14 +252,19 @@ impl Family for HmacParams {
             body: &req.body,
             pairs: &[],
         };
-        let secrets = self.secrets(req, keys)?;
-        if !mac::any_secret_matches(
-            self.algorithm,
-            &self.signed_content,
-            &secrets,
-            &values,
-            &candidates,
-        )? {
+        let header_id = super::optional(req, self.key_id_header.as_ref())?.map(str::trim);
+        let mut matched = false;
+        for (id, digest) in &candidates {
+            let secrets = self.secrets(keys, id.or(header_id));
+            matched |= mac::any_secret_matches(
+                self.algorithm,
+                &self.signed_content,
+                &secrets,
+                &values,
+                std::slice::from_ref(digest),
+            )?;
+        }
+        if !matched {
             return Err(VerifyError::InvalidSignature);
         }
         if let Some(pointer) = &self.timestamp_json_pointer {
@@ -257,15 +298,15 @@ impl Family for HmacParams {
         };
         let key = key.shared_bytes().ok_or(SignError::WrongKey)?;
         let mut headers = nonces;
-        let secret = match &self.key_id_header {
-            Some(names) => {
-                let (id, secret) = split_key_id(key).ok_or(SignError::WrongKey)?;
-                let id = String::from_utf8_lossy(id).into_owned();
-                headers.push((names.primary().to_owned(), id));
-                secret
-            }
-            None => key,
+        let (key_id, secret) = if self.uses_key_ids() {
+            let (id, secret) = split_key_id(key).ok_or(SignError::WrongKey)?;
+            (String::from_utf8_lossy(id).into_owned(), secret)
+        } else {
+            (String::new(), key)
         };
+        if let Some(names) = &self.key_id_header {
+            headers.push((names.primary().to_owned(), key_id.clone()));
+        }
         let digest = mac::sign_with(
             self.algorithm,
             self.encoding,
@@ -279,7 +320,10 @@ impl Family for HmacParams {
         if let Some(names) = &self.timestamp_header {
             headers.push((names.primary().to_owned(), timestamp.clone()));
         }
-        let signature = format!("{}{digest}", self.prefix);
+        let signature = match &self.key_id_separator {
+            Some(sep) => format!("{}{key_id}{sep}{digest}", self.prefix),
+            None => format!("{}{digest}", self.prefix),
+        };
         let signature = match (self.leading_timestamp, &self.separator) {
             (true, Some(sep)) => format!("{timestamp}{sep}{signature}"),
             _ => signature,

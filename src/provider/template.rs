@@ -262,27 +262,31 @@ mod tests {
         }
     }
 
-    /// `{body_sha256_bytes}` feeds the digest's raw bytes, not its hex.
-    #[test]
-    fn body_sha256_bytes_is_the_raw_digest() {
-        use super::Values;
-        use sha2::{Digest, Sha256};
-        let t = Template::parse("a{body_sha256_bytes}").unwrap();
+    /// What `template` feeds for a POST of `body` with no headers.
+    fn fed(template: &str, body: &[u8]) -> Vec<u8> {
         let headers: Vec<(String, String)> = Vec::new();
-        let v = Values {
+        let v = super::Values {
             id: "",
             timestamp: "",
             method: "POST",
             url: "",
             headers: &headers,
-            body: b"{}",
+            body,
             pairs: &[],
         };
         let mut fed = Vec::new();
+        let t = Template::parse(template).unwrap();
         t.feed(&v, &mut |b| fed.extend_from_slice(b)).unwrap();
+        fed
+    }
+
+    /// `{body_sha256_bytes}` feeds the digest's raw bytes, not its hex.
+    #[test]
+    fn body_sha256_bytes_is_the_raw_digest() {
+        use sha2::{Digest, Sha256};
         let mut want = b"a".to_vec();
         want.extend_from_slice(&Sha256::digest(b"{}"));
-        assert_eq!(fed, want);
+        assert_eq!(fed("a{body_sha256_bytes}", b"{}"), want);
     }
 
     /// `{body_json}` is the body as JSON.stringify writes a string:
@@ -290,24 +294,10 @@ mod tests {
     /// non-ASCII text as they are.
     #[test]
     fn body_json_escapes_as_json_stringify() {
-        use super::Values;
-        let t = Template::parse("{body_json}").unwrap();
-        let headers: Vec<(String, String)> = Vec::new();
         let body = "{\"a\":\"x/y\\\\z\u{1f}\n\u{e9}\"}";
-        let v = Values {
-            id: "",
-            timestamp: "",
-            method: "POST",
-            url: "",
-            headers: &headers,
-            body: body.as_bytes(),
-            pairs: &[],
-        };
-        let mut fed = Vec::new();
-        t.feed(&v, &mut |b| fed.extend_from_slice(b)).unwrap();
         // What node prints for JSON.stringify(body).
         let want = "\"{\\\"a\\\":\\\"x/y\\\\\\\\z\\u001f\\n\u{e9}\\\"}\"";
-        assert_eq!(String::from_utf8(fed).unwrap(), want);
+        assert_eq!(fed("{body_json}", body.as_bytes()), want.as_bytes());
     }
 
     #[test]
@@ -323,25 +313,8 @@ mod tests {
     /// Sinch's own worked example: the Content-MD5 of its body.
     #[test]
     fn body_md5_base64_is_content_md5() {
-        use super::Values;
-        let t = Template::parse("{body_md5_base64}").unwrap();
-        let headers: Vec<(String, String)> = Vec::new();
-        let feed = |body: &[u8]| {
-            let v = Values {
-                id: "",
-                timestamp: "",
-                method: "POST",
-                url: "",
-                headers: &headers,
-                body,
-                pairs: &[],
-            };
-            let mut fed = Vec::new();
-            t.feed(&v, &mut |b| fed.extend_from_slice(b)).unwrap();
-            String::from_utf8(fed).unwrap()
-        };
         let body = br#"{"event":"ace","callid":"822aa4b7-05b4-4d83-87c7-1f835ee0b6f6_257","timestamp":"2014-09-24T10:59:41Z","version":1}"#;
-        assert_eq!(feed(body), "REWF+X220L4/Gw1spXOU7g==");
-        assert_eq!(feed(b""), "");
+        assert_eq!(fed("{body_md5_base64}", body), b"REWF+X220L4/Gw1spXOU7g==");
+        assert_eq!(fed("{body_md5_base64}", b""), b"");
     }
 }

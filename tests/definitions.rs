@@ -45,6 +45,35 @@ fn a_definition_that_cannot_work_is_refused_with_its_reason() {
             "id_header is set but signed_content has no {id}",
         ),
         (
+            with_signature(
+                &format!("{hmac}\nleading_timestamp = true\nsigned_content = \"{{timestamp}}.{{body}}\""),
+                ID,
+            ),
+            "leading_timestamp needs a separator",
+        ),
+        (
+            with_signature(
+                &format!("{hmac}\nkey_id_separator = \":\"\nkey_id_header = \"X-Key\""),
+                ID,
+            ),
+            "key_id_separator and key_id_header are exclusive",
+        ),
+        (
+            with_signature(&format!("{hmac}\nsigned_content = \"{{pair:env}}{{body}}\""), ID),
+            "{pair:env} is only for scheme = \"hmac-kv\"",
+        ),
+        (
+            with_signature(
+                "scheme = \"hmac-kv\"\nheader = \"X-Sig\"\npair_separator = \",\"\nkv_separator = \"=\"\ntimestamp_key = \"t\"\nsignature_key = \"s\"\nsigned_content = \"{pair:env}{timestamp}{body}\"",
+                ID,
+            ),
+            "sign_pairs needs a value for it",
+        ),
+        (
+            with_signature(hmac, "[event_id]\njson_pointers = [\"/a\", \"/b\"]"),
+            "json_pointers and join go together",
+        ),
+        (
             with_signature(&format!("{hmac}\nalgo = \"sha1\""), ID),
             "unknown field `algo`",
         ),
@@ -73,7 +102,7 @@ fn a_definition_that_cannot_work_is_refused_with_its_reason() {
         ),
         (
             with_signature(hmac, "[event_id]\nheader = \"X-Id\"\njson_pointer = \"/id\"\n"),
-            "set exactly one of header, json_pointer, form_field, body_sha256 = true",
+            "set exactly one of header, json_pointer, json_pointers, form_field, body_sha256 = true",
         ),
         (
             with_signature(hmac, "[event_id]\nbody_sha256 = false\n"),

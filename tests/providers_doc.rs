@@ -15,14 +15,22 @@ fn vectors_dir() -> PathBuf {
 /// The first line of a kind's NOTES.md, if it says the kind is excluded.
 fn exclusion(kind: &str) -> Option<String> {
     let notes = std::fs::read_to_string(vectors_dir().join(kind).join("NOTES.md")).ok()?;
-    let first = notes.lines().next()?;
-    let reason = first.strip_prefix("status: excluded")?;
-    Some(
-        reason
-            .trim_start_matches([' ', '—', '-', ':'])
-            .trim()
-            .to_owned(),
-    )
+    let mut lines = notes.lines();
+    let reason = lines
+        .next()?
+        .strip_prefix("status: excluded")?
+        .trim_start_matches([' ', '—', '-', ':'])
+        .trim();
+    if !reason.is_empty() {
+        return Some(reason.to_owned());
+    }
+    // The reason is the paragraph after a bare `status: excluded` line.
+    let paragraph: Vec<&str> = lines
+        .skip_while(|l| l.trim().is_empty())
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    Some(paragraph.join(" "))
 }
 
 fn title_from_vectors(kind: &str) -> String {
@@ -112,21 +120,34 @@ fn page() -> String {
             d.replay_guard.unwrap_or_default().as_str()
         );
     }
-    let pending: Vec<String> = std::fs::read_to_string(vectors_dir().join("PENDING"))
-        .unwrap()
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(str::to_owned)
-        .collect();
+    // `kind` or `kind: why it is pending`.
+    let pending: Vec<(String, Option<String>)> =
+        std::fs::read_to_string(vectors_dir().join("PENDING"))
+            .unwrap()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| match l.split_once(':') {
+                Some((kind, why)) => (kind.trim().to_owned(), Some(why.trim().to_owned())),
+                None => (l.to_owned(), None),
+            })
+            .collect();
     let _ = writeln!(
         w,
         "\n## Vectors committed, not built in yet ({})\n\nTheir schemes are confirmed and their \
          vectors committed, but they need a scheme family or handshake hookline does not have yet.\n",
         pending.len()
     );
-    for kind in &pending {
-        let _ = writeln!(w, "- `{kind}`: {}", title_from_vectors(kind));
+    for (kind, why) in &pending {
+        let title = title_from_vectors(kind);
+        match why {
+            Some(why) => {
+                let _ = writeln!(w, "- `{kind}`: {title}: {why}");
+            }
+            None => {
+                let _ = writeln!(w, "- `{kind}`: {title}");
+            }
+        }
     }
     let mut excluded: Vec<(String, String)> = std::fs::read_dir(vectors_dir())
         .unwrap()

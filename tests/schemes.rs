@@ -107,6 +107,8 @@ fn signer(def: &ProviderDef) -> Signer {
         ["secret-one", "secret-two"],
         ["user:secret-one", "user:secret-two"],
         ["whsec_c2VjcmV0LW9uZS1rZXk=", "whsec_c2VjcmV0LXR3by1rZXk="],
+        // An ID and a base64 secret (Sinch Voice's key and secret).
+        ["key:c2VjcmV0LW9uZQ==", "key:c2VjcmV0LXR3bw=="],
     ]
     .into_iter()
     .find(|[one, _]| def.decode_secret(one).is_ok())
@@ -159,7 +161,12 @@ fn malformed_bodies_never_pass_body_carried_schemes() {
         .collect();
     assert!(body_carried.len() >= 2);
     for def in body_carried {
-        let (settings, _dir) = configure(&def.kind, None, &["right"]).unwrap();
+        // "right" as text, or as hex for a hex key (Adyen).
+        let right = ["right", "7269676874"]
+            .into_iter()
+            .find(|s| def.decode_secret(s).is_ok())
+            .expect("a secret the definition accepts");
+        let (settings, _dir) = configure(&def.kind, None, &[right]).unwrap();
         for body in bodies {
             let got = verify(&settings, &Req::post(Vec::new(), body, NOW));
             assert!(
@@ -169,7 +176,7 @@ fn malformed_bodies_never_pass_body_carried_schemes() {
                 String::from_utf8_lossy(body)
             );
         }
-        let key = def.decode_secret("right").unwrap();
+        let key = def.decode_secret(right).unwrap();
         let err = sender_headers(def, &key, b"{}", "x", None, NOW, "").unwrap_err();
         assert_eq!(err, hookline::provider::SignError::SignedInBody);
     }
@@ -276,7 +283,7 @@ fn malformed_signature_headers_never_panic() {
                 let headers: Vec<_> = all
                     .iter()
                     .map(|(k, v)| {
-                        let v = if k == name {
+                        let v = if k.eq_ignore_ascii_case(name) {
                             value.to_owned()
                         } else {
                             v.clone()

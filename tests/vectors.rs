@@ -380,7 +380,8 @@ fn read_pending(path: &Path) -> BTreeSet<String> {
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(str::to_owned)
+        // `kind: why it is pending`
+        .map(|l| l.split(':').next().unwrap_or(l).trim().to_owned())
         .collect()
 }
 

@@ -111,6 +111,9 @@ pub fn describe(source: &FieldSource) -> String {
     match source {
         FieldSource::Header(names) => format!("header {}", names.0.join(" or ")),
         FieldSource::JsonPointer(p) => format!("JSON {p}"),
+        FieldSource::JsonPointers(ps, join) => {
+            format!("JSON {} joined by {join:?}", ps.join(" + "))
+        }
         FieldSource::FormField(f) => format!("form field {f}"),
         FieldSource::BodySha256 => "SHA-256 of the body".into(),
     }

@@ -12,7 +12,8 @@ pub use crate::ids::MAX_EVENT_ID_LEN;
 use crate::ids::{EventId, EventType, IdError};
 
 /// Where a value (event ID, event type) lives. In TOML, exactly one of
-/// `header`, `json_pointer`, `form_field` or `body_sha256 = true`.
+/// `header`, `json_pointer`, `json_pointers` (with `join`), `form_field` or
+/// `body_sha256 = true`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "RawFieldSource")]
 pub enum FieldSource {
@@ -20,6 +21,10 @@ pub enum FieldSource {
     Header(HeaderNames),
     /// An RFC 6901 JSON pointer into the body.
     JsonPointer(String),
+    /// Several JSON pointers whose values, all present, are joined with
+    /// the separator: Adyen's `eventCode` + `pspReference`, since one
+    /// `pspReference` is shared by a payment and its chargeback.
+    JsonPointers(Vec<String>, String),
     /// A field of an `application/x-www-form-urlencoded` body.
     FormField(String),
     /// The hex SHA-256 of the raw body, for providers that send no ID: an
@@ -36,6 +41,12 @@ struct RawFieldSource {
     /// RFC 6901 JSON pointer into the body.
     #[serde(default)]
     json_pointer: Option<String>,
+    /// Several pointers, joined with `join`.
+    #[serde(default)]
+    json_pointers: Option<Vec<String>>,
+    /// The separator for `json_pointers`.
+    #[serde(default)]
+    join: Option<String>,
     /// Name of a form field.
     #[serde(default)]
     form_field: Option<String>,
@@ -53,12 +64,21 @@ impl TryFrom<RawFieldSource> for FieldSource {
             set.push(FieldSource::Header(h));
         }
         if let Some(p) = raw.json_pointer {
-            if !(p.is_empty() || p.starts_with('/')) {
-                return Err(format!(
-                    "json_pointer {p:?} must be empty or start with '/'"
-                ));
-            }
+            check_pointer(&p)?;
             set.push(FieldSource::JsonPointer(p));
+        }
+        match (raw.json_pointers, raw.join) {
+            (Some(pointers), Some(join)) => {
+                if pointers.len() < 2 || join.is_empty() {
+                    return Err(
+                        "json_pointers needs two pointers or more and a non-empty join".into(),
+                    );
+                }
+                pointers.iter().try_for_each(|p| check_pointer(p))?;
+                set.push(FieldSource::JsonPointers(pointers, join));
+            }
+            (None, None) => {}
+            _ => return Err("json_pointers and join go together".into()),
         }
         if let Some(f) = raw.form_field {
             if f.is_empty() {
@@ -72,9 +92,20 @@ impl TryFrom<RawFieldSource> for FieldSource {
         match set.len() {
             1 => Ok(set.remove(0)),
             _ => Err(
-                "set exactly one of header, json_pointer, form_field, body_sha256 = true".into(),
+                "set exactly one of header, json_pointer, json_pointers, form_field, body_sha256 = true"
+                    .into(),
             ),
         }
+    }
+}
+
+fn check_pointer(p: &str) -> Result<(), String> {
+    if p.is_empty() || p.starts_with('/') {
+        Ok(())
+    } else {
+        Err(format!(
+            "json_pointer {p:?} must be empty or start with '/'"
+        ))
     }
 }
 
@@ -88,9 +119,12 @@ pub(crate) fn extract(
     // Validate the body as JSON only if a pointer needs it, and only once.
     // It stays raw: extraction walks just the pointer's path, so a large
     // body is never built into a tree of allocated values.
-    let needs_json = std::iter::once(event_id)
-        .chain(event_type)
-        .any(|s| matches!(s, FieldSource::JsonPointer(_)));
+    let needs_json = std::iter::once(event_id).chain(event_type).any(|s| {
+        matches!(
+            s,
+            FieldSource::JsonPointer(_) | FieldSource::JsonPointers(..)
+        )
+    });
     let json = if needs_json {
         Some(serde_json::from_slice::<&RawValue>(body).map_err(|_| Rejection::MalformedPayload)?)
     } else {
@@ -124,17 +158,31 @@ fn value(
         FieldSource::Header(names) => Ok(headers.first_of(names).map(|v| v.trim().to_owned())),
         FieldSource::FormField(name) => Ok(form::field(body, name)),
         FieldSource::BodySha256 => Ok(Some(hex::encode(Sha256::digest(body)))),
-        FieldSource::JsonPointer(pointer) => {
-            let Some(raw) = json.and_then(|j| raw_pointer(j, pointer)) else {
-                return Ok(None);
-            };
-            match serde_json::from_str(raw.get()) {
-                Ok(serde_json::Value::Null) => Ok(None),
-                Ok(serde_json::Value::String(s)) => Ok(Some(s)),
-                Ok(serde_json::Value::Number(n)) => Ok(Some(n.to_string())),
-                _ => Err(Rejection::MalformedPayload),
+        FieldSource::JsonPointer(pointer) => scalar(json, pointer),
+        FieldSource::JsonPointers(pointers, join) => {
+            let mut parts = Vec::with_capacity(pointers.len());
+            for pointer in pointers {
+                match scalar(json, pointer)? {
+                    Some(part) => parts.push(part),
+                    // A composite ID missing a part would merge events.
+                    None => return Ok(None),
+                }
             }
+            Ok(Some(parts.join(join)))
         }
+    }
+}
+
+/// The string or number at `pointer`: `Ok(None)` when absent or null.
+fn scalar(json: Option<&RawValue>, pointer: &str) -> Result<Option<String>, Rejection> {
+    let Some(raw) = json.and_then(|j| raw_pointer(j, pointer)) else {
+        return Ok(None);
+    };
+    match serde_json::from_str(raw.get()) {
+        Ok(serde_json::Value::Null) => Ok(None),
+        Ok(serde_json::Value::String(s)) => Ok(Some(s)),
+        Ok(serde_json::Value::Number(n)) => Ok(Some(n.to_string())),
+        _ => Err(Rejection::MalformedPayload),
     }
 }
 
@@ -215,12 +263,19 @@ mod tests {
             parse("body_sha256 = true").unwrap(),
             FieldSource::BodySha256
         );
+        assert_eq!(
+            parse("json_pointers = [\"/a\", \"/b\"]\njoin = \":\"").unwrap(),
+            FieldSource::JsonPointers(vec!["/a".into(), "/b".into()], ":".into())
+        );
         for bad in [
             "",
             "body_sha256 = false",
             "header = \"X-Id\"\njson_pointer = \"/id\"",
             "json_pointer = \"id\"",
             "jsonpointer = \"/id\"",
+            "json_pointers = [\"/a\", \"/b\"]",
+            "json_pointers = [\"/a\"]\njoin = \":\"",
+            "json_pointers = [\"/a\", \"b\"]\njoin = \":\"",
         ] {
             assert!(parse(bad).is_err(), "{bad:?}");
         }

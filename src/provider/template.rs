@@ -2,6 +2,11 @@
 //! parsed once when the definition loads, fed to the MAC part by part so
 //! the body is never copied.
 
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+use md5::Md5;
+use sha2::{Digest, Sha256};
+
 use super::form;
 use super::header::HeaderLookup;
 
@@ -9,10 +14,19 @@ use super::header::HeaderLookup;
 ///
 /// Placeholders: `{id}`, `{timestamp}`, `{url}` (the external URL the
 /// provider called), `{body}` (the raw body), `{method}` (`POST`),
-/// `{header:Name}` (that request header's value) and `{form}` (a form
-/// body's parameters, see [`form::sorted_params`]). `{{` is a literal `{`.
-/// An unknown placeholder is a load error, and so is a template that covers
-/// neither `{body}` nor `{form}`: it would leave the body unsigned.
+/// `{header:Name}` (that request header's value), `{form}` (a form
+/// body's parameters, see [`form::sorted_params`]) and `{body_sha256_bytes}`
+/// (the 32 raw bytes of the body's SHA-256, which Bird signs instead of the
+/// body), `{body_json}` (the body as a JSON string literal, quotes included,
+/// escaped as JavaScript's `JSON.stringify` escapes it: Hygraph signs a JSON
+/// document that holds the body), `{pair:Name}` (the value of the pair
+/// `Name` of an `hmac-kv` header), `{path}` (the path of the URL the
+/// provider called, without the query) and `{body_md5_base64}` (base64 of
+/// the body's MD5, empty for an empty body: HTTP's `Content-MD5`, which
+/// Sinch's Voice callbacks sign). `{{` is a literal `{`. An unknown
+/// placeholder is a load error, and so is a template that covers none of
+/// `{body}`, `{form}`, `{body_sha256_bytes}`, `{body_json}` or
+/// `{body_md5_base64}`: it would leave the body unsigned.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 #[serde(try_from = "String")]
 pub struct Template(Vec<Part>);
@@ -27,6 +41,11 @@ enum Part {
     Method,
     Header(String),
     Form,
+    BodySha256Bytes,
+    BodyJson,
+    Pair(String),
+    Path,
+    BodyMd5Base64,
 }
 
 /// What the placeholders stand for in one request.
@@ -37,6 +56,8 @@ pub(crate) struct Values<'a> {
     pub url: &'a str,
     pub headers: &'a dyn HeaderLookup,
     pub body: &'a [u8],
+    /// The `key=value` pairs of an `hmac-kv` header, for `{pair:Name}`.
+    pub pairs: &'a [(String, String)],
 }
 
 /// A `{header:Name}` the request does not carry.
@@ -74,10 +95,15 @@ impl Template {
                 "body" => Part::Body,
                 "method" => Part::Method,
                 "form" => Part::Form,
-                other => match other.strip_prefix("header:") {
-                    Some(name) if !name.is_empty() => Part::Header(name.to_owned()),
+                "body_sha256_bytes" => Part::BodySha256Bytes,
+                "body_json" => Part::BodyJson,
+                "path" => Part::Path,
+                "body_md5_base64" => Part::BodyMd5Base64,
+                other => match other.split_once(':') {
+                    Some(("header", name)) if !name.is_empty() => Part::Header(name.to_owned()),
+                    Some(("pair", name)) if !name.is_empty() => Part::Pair(name.to_owned()),
                     _ => return Err(format!(
-                        "unknown placeholder {{{other}}} (known: {{id}} {{timestamp}} {{url}} {{body}} {{method}} {{header:Name}} {{form}})"
+                        "unknown placeholder {{{other}}} (known: {{id}} {{timestamp}} {{url}} {{body}} {{method}} {{header:Name}} {{form}} {{body_sha256_bytes}} {{body_json}} {{pair:Name}} {{path}} {{body_md5_base64}})"
                     )),
                 },
             };
@@ -91,8 +117,19 @@ impl Template {
         if !literal.is_empty() {
             parts.push(Part::Literal(literal));
         }
-        if !parts.iter().any(|p| matches!(p, Part::Body | Part::Form)) {
-            return Err("the signed content must include {body} or {form}".into());
+        if !parts.iter().any(|p| {
+            matches!(
+                p,
+                Part::Body
+                    | Part::Form
+                    | Part::BodySha256Bytes
+                    | Part::BodyJson
+                    | Part::BodyMd5Base64
+            )
+        }) {
+            return Err(
+                "the signed content must include {body} or {form} (or {body_sha256_bytes})".into(),
+            );
         }
         Ok(Template(parts))
     }
@@ -119,7 +156,24 @@ impl Template {
     }
 
     pub fn uses_url(&self) -> bool {
-        self.0.contains(&Part::Url)
+        self.0.iter().any(|p| matches!(p, Part::Url | Part::Path))
+    }
+
+    /// The pairs named by `{pair:Name}` placeholders: only `hmac-kv` has
+    /// pairs to give.
+    pub fn pair_names(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().filter_map(|p| match p {
+            Part::Pair(name) => Some(name.as_str()),
+            _ => None,
+        })
+    }
+
+    /// A load error for a family without pairs whose template names one.
+    pub fn refuse_pairs(&self) -> Result<(), String> {
+        match self.pair_names().next() {
+            Some(name) => Err(format!("{{pair:{name}}} is only for scheme = \"hmac-kv\"")),
+            None => Ok(()),
+        }
     }
 
     /// Feed the content, part by part, to `sink`.
@@ -143,9 +197,43 @@ impl Template {
                         .as_bytes(),
                 ),
                 Part::Form => sink(&form::sorted_params(v.body)),
+                Part::BodySha256Bytes => sink(&Sha256::digest(v.body)),
+                // JavaScript reads the bytes as UTF-8, invalid sequences as
+                // U+FFFD, as `from_utf8_lossy` does; serde_json escapes a
+                // string exactly where JSON.stringify does (`"`, `\`, the
+                // control characters, lower-case `\u00xx`).
+                Part::BodyJson => sink(
+                    serde_json::to_string(&String::from_utf8_lossy(v.body))
+                        .expect("a string serializes")
+                        .as_bytes(),
+                ),
+                Part::Path => sink(path(v.url).as_bytes()),
+                Part::BodyMd5Base64 if v.body.is_empty() => {}
+                Part::BodyMd5Base64 => sink(STANDARD.encode(Md5::digest(v.body)).as_bytes()),
+                Part::Pair(name) => sink(
+                    v.pairs
+                        .iter()
+                        .find(|(k, _)| k == name)
+                        .ok_or_else(|| MissingHeader(name.clone()))?
+                        .1
+                        .as_bytes(),
+                ),
             }
         }
         Ok(())
+    }
+}
+
+/// The path of `url` (scheme and authority off, query and fragment off);
+/// `/` for a URL without one.
+fn path(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path = rest.find('/').map_or("", |at| &rest[at..]);
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    if path.is_empty() {
+        "/"
+    } else {
+        path
     }
 }
 
@@ -157,10 +245,14 @@ mod tests {
     fn parse_rules() {
         assert!(Template::parse("{timestamp}.{body}").is_ok());
         assert!(Template::parse("{url}{form}").is_ok());
+        assert!(Template::parse("{timestamp}\n{url}\n{body_sha256_bytes}").is_ok());
+        assert!(Template::parse("{{\"Body\":{body_json},\"Env\":\"{pair:env}\"}}").is_ok());
         assert!(Template::parse("{{\"a\":{header:X-A}}}{body}").is_ok());
         for bad in [
             "{bdy}",
             "{header:}",
+            "{pair:}",
+            "{pairs:x}{body}",
             "{body",
             "{timestamp}.",
             "{{body}}",
@@ -168,5 +260,61 @@ mod tests {
         ] {
             assert!(Template::parse(bad).is_err(), "{bad:?}");
         }
+    }
+
+    /// What `template` feeds for a POST of `body` with no headers.
+    fn fed(template: &str, body: &[u8]) -> Vec<u8> {
+        let headers: Vec<(String, String)> = Vec::new();
+        let v = super::Values {
+            id: "",
+            timestamp: "",
+            method: "POST",
+            url: "",
+            headers: &headers,
+            body,
+            pairs: &[],
+        };
+        let mut fed = Vec::new();
+        let t = Template::parse(template).unwrap();
+        t.feed(&v, &mut |b| fed.extend_from_slice(b)).unwrap();
+        fed
+    }
+
+    /// `{body_sha256_bytes}` feeds the digest's raw bytes, not its hex.
+    #[test]
+    fn body_sha256_bytes_is_the_raw_digest() {
+        use sha2::{Digest, Sha256};
+        let mut want = b"a".to_vec();
+        want.extend_from_slice(&Sha256::digest(b"{}"));
+        assert_eq!(fed("a{body_sha256_bytes}", b"{}"), want);
+    }
+
+    /// `{body_json}` is the body as JSON.stringify writes a string:
+    /// quotes, backslashes and control characters escaped, `/` and
+    /// non-ASCII text as they are.
+    #[test]
+    fn body_json_escapes_as_json_stringify() {
+        let body = "{\"a\":\"x/y\\\\z\u{1f}\n\u{e9}\"}";
+        // What node prints for JSON.stringify(body).
+        let want = "\"{\\\"a\\\":\\\"x/y\\\\\\\\z\\u001f\\n\u{e9}\\\"}\"";
+        assert_eq!(fed("{body_json}", body.as_bytes()), want.as_bytes());
+    }
+
+    #[test]
+    fn path_of_a_url() {
+        assert_eq!(
+            super::path("https://h.example/sinch/callback/ace?x=1#f"),
+            "/sinch/callback/ace"
+        );
+        assert_eq!(super::path("https://h.example"), "/");
+        assert_eq!(super::path("https://h.example:8443/p"), "/p");
+    }
+
+    /// Sinch's own worked example: the Content-MD5 of its body.
+    #[test]
+    fn body_md5_base64_is_content_md5() {
+        let body = br#"{"event":"ace","callid":"822aa4b7-05b4-4d83-87c7-1f835ee0b6f6_257","timestamp":"2014-09-24T10:59:41Z","version":1}"#;
+        assert_eq!(fed("{body_md5_base64}", body), b"REWF+X220L4/Gw1spXOU7g==");
+        assert_eq!(fed("{body_md5_base64}", b""), b"");
     }
 }

@@ -3,7 +3,6 @@
 //! <https://developer.atlassian.com/cloud/trello/guides/rest-api/webhooks/#creating-a-webhook>).
 //! The request carries nothing, and the answer reveals nothing.
 
-use bytes::Bytes;
 use serde::Deserialize;
 
 use super::{Credentials, HandshakeAnswer, HandshakeKind, Stage};
@@ -32,15 +31,6 @@ impl HandshakeKind for HeadOk {
         req: &UntrustedRequest<'_>,
         _tenant: &Credentials<'_>,
     ) -> Option<Result<HandshakeAnswer, Rejection>> {
-        (req.method == "HEAD").then(|| {
-            Ok(HandshakeAnswer {
-                status: 200,
-                content_type: None,
-                body: Bytes::new(),
-                headers: Vec::new(),
-                store_secret: None,
-                confirm: None,
-            })
-        })
+        (req.method == "HEAD").then(|| Ok(HandshakeAnswer::empty()))
     }
 }

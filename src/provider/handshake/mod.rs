@@ -26,6 +26,7 @@
 //! answering ([`HandshakeAnswer::confirm`], SNS's `SubscribeURL`).
 
 mod discord;
+mod form_ping;
 mod head_ok;
 mod hook_secret;
 mod hub_challenge;
@@ -86,6 +87,9 @@ pub enum Handshake {
     /// AWS SNS's signed `SubscriptionConfirmation`: confirmed by fetching
     /// its `SubscribeURL` from an allowed host.
     SnsSubscription(sns::SnsSubscription),
+    /// An unsigned form POST of one field answered with an empty 200
+    /// (WooCommerce's `webhook_id=` ping).
+    FormPing(form_ping::FormPing),
 }
 
 impl Handshake {
@@ -103,6 +107,7 @@ impl Handshake {
             Handshake::HeadOk(h) => h,
             Handshake::HookSecret(h) => h,
             Handshake::SnsSubscription(h) => h,
+            Handshake::FormPing(h) => h,
         }
     }
 
@@ -224,6 +229,18 @@ impl HandshakeAnswer {
 }
 
 impl HandshakeAnswer {
+    /// `200` with no body: an acknowledgement that reveals nothing.
+    pub fn empty() -> Self {
+        HandshakeAnswer {
+            status: 200,
+            content_type: None,
+            body: Bytes::new(),
+            headers: Vec::new(),
+            store_secret: None,
+            confirm: None,
+        }
+    }
+
     /// `200` with `value` as JSON.
     pub fn json(value: &serde_json::Value) -> Self {
         HandshakeAnswer {

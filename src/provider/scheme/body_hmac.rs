@@ -5,6 +5,13 @@
 //! key in `/signature/parent-signature`. The rest of the body is not
 //! covered, which is the provider's design: the token makes each signature
 //! single-use, so hookline deduplicates on the event ID as usual.
+//!
+//! Adyen's standard webhooks are the same shape with three parameters more
+//! (`@adyen/api-library` `HmacValidator`,
+//! <https://docs.adyen.com/development-resources/webhooks/verify-hmac-signatures>):
+//! base64 HMAC-SHA256 with a hex key over eight item fields joined by `:`
+//! (`signed_separator`), an absent field counting as empty
+//! (`missing_as_empty`), and no timestamp.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -22,8 +29,17 @@ pub struct BodyHmacParams {
     pub signature_pointers: Vec<String>,
     /// JSON pointers to the signed fields, concatenated in this order.
     pub signed_pointers: Vec<String>,
-    /// JSON pointer to the signed timestamp (one of `signed_pointers`).
-    pub timestamp_pointer: String,
+    /// Text between the signed fields (Adyen: `:`); default none.
+    #[serde(default)]
+    pub signed_separator: String,
+    /// A signed field the body lacks counts as an empty string (Adyen's
+    /// `originalReference`) instead of failing verification.
+    #[serde(default)]
+    pub missing_as_empty: bool,
+    /// JSON pointer to the signed timestamp (one of `signed_pointers`), if
+    /// the provider signs one.
+    #[serde(default)]
+    pub timestamp_pointer: Option<String>,
     /// How the timestamp is written (default `unix`).
     #[serde(default)]
     pub timestamp_format: TimestampFormat,
@@ -56,8 +72,10 @@ impl Family for BodyHmacParams {
         if self.signature_pointers.is_empty() || self.signed_pointers.is_empty() {
             return Err("signature_pointers and signed_pointers must not be empty".into());
         }
-        if !self.signed_pointers.contains(&self.timestamp_pointer) {
-            return Err("timestamp_pointer must be one of signed_pointers: an unsigned timestamp proves nothing".into());
+        if let Some(t) = &self.timestamp_pointer {
+            if !self.signed_pointers.contains(t) {
+                return Err("timestamp_pointer must be one of signed_pointers: an unsigned timestamp proves nothing".into());
+            }
         }
         Ok(())
     }
@@ -83,15 +101,24 @@ impl Family for BodyHmacParams {
             return Err(VerifyError::MissingSignature);
         }
         let mut signed = Vec::new();
-        for pointer in &self.signed_pointers {
-            let value = text(&body, pointer).ok_or(VerifyError::InvalidSignature)?;
+        for (i, pointer) in self.signed_pointers.iter().enumerate() {
+            if i > 0 {
+                signed.extend_from_slice(self.signed_separator.as_bytes());
+            }
+            let value = match text(&body, pointer) {
+                Some(value) => value,
+                None if self.missing_as_empty => "".into(),
+                None => return Err(VerifyError::InvalidSignature),
+            };
             signed.extend_from_slice(value.as_bytes());
         }
         if !mac::any_raw_matches(self.algorithm, keys, &signed, &candidates) {
             return Err(VerifyError::InvalidSignature);
         }
-        let timestamp =
-            text(&body, &self.timestamp_pointer).ok_or(VerifyError::InvalidSignature)?;
+        let Some(pointer) = &self.timestamp_pointer else {
+            return Ok(None);
+        };
+        let timestamp = text(&body, pointer).ok_or(VerifyError::InvalidSignature)?;
         self.timestamp_format.parse(&timestamp).map(Some)
     }
 

@@ -79,6 +79,7 @@ impl Family for DigestParams {
     }
 
     fn check(&self) -> Result<(), String> {
+        self.signed_content.refuse_pairs()?;
         match (
             self.signed_content.uses_timestamp(),
             self.timestamp_header.is_some(),
@@ -113,6 +114,7 @@ impl Family for DigestParams {
             url: req.url,
             headers: req.headers,
             body: &req.body,
+            pairs: &[],
         };
         let mut matched = subtle::Choice::from(0);
         for key in keys.iter().filter_map(|k| k.shared_bytes()) {
@@ -139,6 +141,7 @@ impl Family for DigestParams {
             url: input.url,
             headers: &input.headers,
             body: input.body,
+            pairs: &[],
         };
         let digest = self
             .hash(secret, &values)

@@ -1,6 +1,15 @@
 //! `scheme = "hmac"`: one or more `prefix + digest` signatures in a header,
 //! an HMAC over a template of the request. GitHub, Shopify, Slack,
 //! Standard Webhooks.
+//!
+//! Three shapes beyond one header of signatures, each a parameter:
+//! signatures in several headers at once (`every_header`: Box's primary
+//! and secondary keys, DocuSign's one header per key); the signed timestamp
+//! leading the signature header (`leading_timestamp`: Recurly's
+//! `<ms>,<hex>,<hex>`); and a header naming which of the tenant's keys
+//! signed (`key_id_header`: Pusher's `X-Pusher-Key`), the secrets then
+//! being `ID:SECRET`; or the ID leading the signature itself
+//! (`key_id_separator`: Sinch Voice's `Application KEY:SIGNATURE`).
 
 use serde::Deserialize;
 
@@ -56,6 +65,75 @@ pub struct HmacParams {
     /// `whsec-base64`, `base64`, `hex`.
     #[serde(default)]
     pub secret_encoding: SecretEncoding,
+    /// Every header listed in `header` that the request carries offers
+    /// signatures, not only the first present: Box signs with its primary
+    /// and its secondary key in two headers, DocuSign with each key in
+    /// `X-DocuSign-Signature-1`, `-2`, ...
+    #[serde(default)]
+    pub every_header: bool,
+    /// The signature header starts with the signed timestamp, followed by
+    /// `separator` and the signatures (Recurly: `<unix ms>,<hex>,<hex>`).
+    /// Exclusive with `timestamp_header` and `timestamp_json_pointer`.
+    #[serde(default)]
+    pub leading_timestamp: bool,
+    /// A header naming the key that signed (Pusher's `X-Pusher-Key`): each
+    /// secret is then `ID:SECRET`, and only the secrets whose ID the header
+    /// names are tried. `secret_encoding` applies to the part after the
+    /// first `:`.
+    #[serde(default)]
+    pub key_id_header: Option<HeaderNames>,
+    /// The key ID leads each signature instead, before this separator:
+    /// `<prefix><key id><separator><signature>` (Sinch Voice's
+    /// `Authorization: Application KEY:SIGNATURE`); secrets are `ID:SECRET`
+    /// as with `key_id_header`.
+    #[serde(default)]
+    pub key_id_separator: Option<String>,
+    /// `prefix` matches in any ASCII case (Sinch writes `Application ` and
+    /// `application `).
+    #[serde(default)]
+    pub prefix_ignore_case: bool,
+}
+
+/// An `ID:SECRET` key's two halves; the ID holds no `:`.
+fn split_key_id(key: &[u8]) -> Option<(&[u8], &[u8])> {
+    let colon = key.iter().position(|&b| b == b':')?;
+    Some((&key[..colon], &key[colon + 1..]))
+}
+
+impl HmacParams {
+    /// The key bytes to try: every key's, or with `key_id_header` the
+    /// secret half of the keys whose ID the request names. A key ID is
+    /// public (it travels in the header), so skipping the others reveals
+    /// nothing.
+    fn secrets<'k>(&self, keys: &[&'k Key], named: Option<&str>) -> Vec<&'k [u8]> {
+        let shared = keys.iter().filter_map(|k| k.shared_bytes());
+        if !self.uses_key_ids() {
+            return shared.collect();
+        }
+        let named = named.unwrap_or_default().as_bytes();
+        shared
+            .filter_map(split_key_id)
+            .filter(|(id, _)| *id == named)
+            .map(|(_, secret)| secret)
+            .collect()
+    }
+
+    /// Whether secrets are `ID:SECRET` and the request names the ID.
+    fn uses_key_ids(&self) -> bool {
+        self.key_id_header.is_some() || self.key_id_separator.is_some()
+    }
+
+    /// `candidate` without `prefix`, if it starts with it.
+    fn strip_prefix<'c>(&self, candidate: &'c str) -> Option<&'c str> {
+        let n = self.prefix.len();
+        let head = candidate.get(..n)?;
+        let same = if self.prefix_ignore_case {
+            head.eq_ignore_ascii_case(&self.prefix)
+        } else {
+            head == self.prefix
+        };
+        same.then(|| &candidate[n..])
+    }
 }
 
 impl Family for HmacParams {
@@ -65,10 +143,25 @@ impl Family for HmacParams {
 
     fn check(&self) -> Result<(), String> {
         let t = &self.signed_content;
+        t.refuse_pairs()?;
         // A timestamp or ID the signature does not cover proves nothing, so
         // a header without its placeholder is as wrong as the reverse.
-        match (t.uses_timestamp(), self.timestamp_header.is_some()) {
-            (true, false) => return Err("signed_content uses {timestamp} but timestamp_header is not set".into()),
+        if self.leading_timestamp {
+            if self.separator.is_none() || !t.uses_timestamp() {
+                return Err(
+                    "leading_timestamp needs a separator and {timestamp} in signed_content".into(),
+                );
+            }
+            if self.timestamp_header.is_some() || self.timestamp_json_pointer.is_some() {
+                return Err(
+                    "leading_timestamp, timestamp_header and timestamp_json_pointer are exclusive"
+                        .into(),
+                );
+            }
+        }
+        let timestamp_source = self.timestamp_header.is_some() || self.leading_timestamp;
+        match (t.uses_timestamp(), timestamp_source) {
+            (true, false) => return Err("signed_content uses {timestamp} but timestamp_header is not set (nor leading_timestamp)".into()),
             (false, true) => return Err("timestamp_header is set but signed_content has no {timestamp}: an unsigned timestamp proves nothing".into()),
             _ => {}
         }
@@ -83,11 +176,28 @@ impl Family for HmacParams {
         if self.separator.as_deref() == Some("") {
             return Err("separator: must not be empty".into());
         }
+        if self.key_id_separator.as_deref() == Some("") {
+            return Err("key_id_separator: must not be empty".into());
+        }
+        if self.key_id_separator.is_some() && self.key_id_header.is_some() {
+            return Err("key_id_separator and key_id_header are exclusive".into());
+        }
         Ok(())
     }
 
     fn decode_secret(&self, secret: &str) -> Result<Key, KeyError> {
-        mac::decode_secret(self.secret_encoding, secret)
+        if !self.uses_key_ids() {
+            return mac::decode_secret(self.secret_encoding, secret);
+        }
+        let Some((id, rest)) = secret.split_once(':').filter(|(id, _)| !id.is_empty()) else {
+            return Err(KeyError::new(
+                "not ID:SECRET (the key's ID, a colon, the secret)",
+            ));
+        };
+        let decoded = mac::decode_secret(self.secret_encoding, rest)?;
+        let mut bytes = format!("{id}:").into_bytes();
+        bytes.extend_from_slice(decoded.shared_bytes().unwrap_or_default());
+        Key::shared(bytes)
     }
 
     fn verify(
@@ -95,17 +205,41 @@ impl Family for HmacParams {
         req: &UntrustedRequest<'_>,
         keys: &[&Key],
     ) -> Result<Option<i64>, VerifyError> {
-        let header = super::required(req, &self.header)?;
-        let timestamp = super::optional(req, self.timestamp_header.as_ref())?;
+        let headers: Vec<&str> = if self.every_header {
+            let present: Vec<&str> = self
+                .header
+                .0
+                .iter()
+                .filter_map(|n| req.headers.header(n))
+                .collect();
+            if present.is_empty() {
+                return Err(VerifyError::MissingSignature);
+            }
+            present
+        } else {
+            vec![super::required(req, &self.header)?]
+        };
+        let mut timestamp = super::optional(req, self.timestamp_header.as_ref())?;
         let id = super::optional(req, self.id_header.as_ref())?.unwrap_or("");
-        let candidates: Vec<Vec<u8>> = match self.separator.as_deref() {
-            Some(sep) => header.split(sep).collect(),
-            None => vec![header],
+        let mut fields: Vec<&str> = match self.separator.as_deref() {
+            Some(sep) => headers.iter().flat_map(|h| h.split(sep)).collect(),
+            None => headers,
+        };
+        if self.leading_timestamp {
+            // The first field is the timestamp, which the signatures cover.
+            timestamp = Some(fields.remove(0).trim());
         }
-        .into_iter()
-        .filter_map(|c| c.trim().strip_prefix(self.prefix.as_str()))
-        .filter_map(|c| mac::decode_digest(self.encoding, c))
-        .collect();
+        // Each candidate: the key ID it names (with `key_id_separator`)
+        // and the digest.
+        let candidates: Vec<(Option<&str>, Vec<u8>)> = fields
+            .into_iter()
+            .filter_map(|c| self.strip_prefix(c.trim()))
+            .filter_map(|c| match self.key_id_separator.as_deref() {
+                Some(sep) => c.split_once(sep).map(|(id, sig)| (Some(id), sig)),
+                None => Some((None, c)),
+            })
+            .filter_map(|(id, c)| mac::decode_digest(self.encoding, c).map(|d| (id, d)))
+            .collect();
         if candidates.is_empty() {
             return Err(VerifyError::InvalidSignature);
         }
@@ -116,14 +250,21 @@ impl Family for HmacParams {
             url: req.url,
             headers: req.headers,
             body: &req.body,
+            pairs: &[],
         };
-        if !mac::any_matches(
-            self.algorithm,
-            &self.signed_content,
-            keys,
-            &values,
-            &candidates,
-        )? {
+        let header_id = super::optional(req, self.key_id_header.as_ref())?.map(str::trim);
+        let mut matched = false;
+        for (id, digest) in &candidates {
+            let secrets = self.secrets(keys, id.or(header_id));
+            matched |= mac::any_secret_matches(
+                self.algorithm,
+                &self.signed_content,
+                &secrets,
+                &values,
+                std::slice::from_ref(digest),
+            )?;
+        }
+        if !matched {
             return Err(VerifyError::InvalidSignature);
         }
         if let Some(pointer) = &self.timestamp_json_pointer {
@@ -153,25 +294,41 @@ impl Family for HmacParams {
             url: input.url,
             headers: &all,
             body: input.body,
+            pairs: &[],
         };
-        let digest = mac::sign(
+        let key = key.shared_bytes().ok_or(SignError::WrongKey)?;
+        let mut headers = nonces;
+        let (key_id, secret) = if self.uses_key_ids() {
+            let (id, secret) = split_key_id(key).ok_or(SignError::WrongKey)?;
+            (String::from_utf8_lossy(id).into_owned(), secret)
+        } else {
+            (String::new(), key)
+        };
+        if let Some(names) = &self.key_id_header {
+            headers.push((names.primary().to_owned(), key_id.clone()));
+        }
+        let digest = mac::sign_with(
             self.algorithm,
             self.encoding,
             &self.signed_content,
-            key,
+            secret,
             &values,
         )?;
-        let mut headers = nonces;
         if let Some(names) = &self.id_header {
             headers.push((names.primary().to_owned(), input.id.to_owned()));
         }
         if let Some(names) = &self.timestamp_header {
-            headers.push((names.primary().to_owned(), timestamp));
+            headers.push((names.primary().to_owned(), timestamp.clone()));
         }
-        headers.push((
-            self.header.primary().to_owned(),
-            format!("{}{digest}", self.prefix),
-        ));
+        let signature = match &self.key_id_separator {
+            Some(sep) => format!("{}{key_id}{sep}{digest}", self.prefix),
+            None => format!("{}{digest}", self.prefix),
+        };
+        let signature = match (self.leading_timestamp, &self.separator) {
+            (true, Some(sep)) => format!("{timestamp}{sep}{signature}"),
+            _ => signature,
+        };
+        headers.push((self.header.primary().to_owned(), signature));
         Ok(headers)
     }
 

@@ -1,6 +1,13 @@
 //! `scheme = "hmac-kv"`: a timestamp and one or more signatures as
 //! `key=value` pairs in one header, an HMAC over a template that includes
 //! the timestamp. Stripe's `t=...,v1=...,v1=...`.
+//!
+//! The other pairs of the header can be signed too, with `{pair:Name}`:
+//! Hygraph's `gcms-signature: sign=<s>, env=<environment>, t=<ms>` signs the
+//! environment named beside the signature (`@hygraph/utils`
+//! `verifyWebhookSignature`).
+
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
@@ -42,6 +49,11 @@ pub struct HmacKvParams {
     /// `whsec-base64`, `base64`, `hex`.
     #[serde(default)]
     pub secret_encoding: SecretEncoding,
+    /// The value a sender (`hookline sign`) writes for each `{pair:Name}`
+    /// the signed content names (Hygraph: `env = "master"`, its default
+    /// environment). Verification reads the pair from the request.
+    #[serde(default)]
+    pub sign_pairs: BTreeMap<String, String>,
 }
 
 impl Family for HmacKvParams {
@@ -68,6 +80,15 @@ impl Family for HmacKvParams {
         if self.signed_content.uses_id() {
             return Err("signed_content uses {id}, which hmac-kv has no source for".into());
         }
+        if let Some(name) = self
+            .signed_content
+            .pair_names()
+            .find(|n| !self.sign_pairs.contains_key(*n))
+        {
+            return Err(format!(
+                "signed_content uses {{pair:{name}}}: sign_pairs needs a value for it"
+            ));
+        }
         Ok(())
     }
 
@@ -83,12 +104,15 @@ impl Family for HmacKvParams {
         let header = super::required(req, &self.header)?;
         let mut timestamp = None;
         let mut candidates = Vec::new();
+        let mut pairs = Vec::new();
         for pair in header.split(self.pair_separator.as_str()) {
             if let Some((k, v)) = pair.trim().split_once(self.kv_separator.as_str()) {
                 if k == self.timestamp_key {
                     timestamp = Some(v);
                 } else if k == self.signature_key {
                     candidates.extend(mac::decode_digest(self.encoding, v.trim()));
+                } else if self.signed_content.pair_names().any(|n| n == k) {
+                    pairs.push((k.to_owned(), v.to_owned()));
                 }
             }
         }
@@ -107,6 +131,7 @@ impl Family for HmacKvParams {
             url: req.url,
             headers: req.headers,
             body: &req.body,
+            pairs: &pairs,
         };
         if !mac::any_matches(
             self.algorithm,
@@ -122,6 +147,11 @@ impl Family for HmacKvParams {
 
     fn sign(&self, key: &Key, input: &SignInput<'_>) -> Result<Vec<(String, String)>, SignError> {
         let timestamp = self.timestamp_format.format(input.timestamp);
+        let pairs: Vec<(String, String)> = self
+            .sign_pairs
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         let values = Values {
             id: "",
             timestamp: &timestamp,
@@ -129,6 +159,7 @@ impl Family for HmacKvParams {
             url: input.url,
             headers: &input.headers,
             body: input.body,
+            pairs: &pairs,
         };
         let digest = mac::sign(
             self.algorithm,
@@ -137,14 +168,15 @@ impl Family for HmacKvParams {
             key,
             &values,
         )?;
-        let kv = &self.kv_separator;
-        Ok(vec![(
-            self.header.primary().to_owned(),
-            format!(
-                "{}{kv}{timestamp}{}{}{kv}{digest}",
-                self.timestamp_key, self.pair_separator, self.signature_key
-            ),
-        )])
+        let (kv, sep) = (&self.kv_separator, &self.pair_separator);
+        let mut header = format!(
+            "{}{kv}{timestamp}{sep}{}{kv}{digest}",
+            self.timestamp_key, self.signature_key
+        );
+        for (k, v) in &pairs {
+            header.push_str(&format!("{sep}{k}{kv}{v}"));
+        }
+        Ok(vec![(self.header.primary().to_owned(), header)])
     }
 
     fn needs_url(&self) -> bool {

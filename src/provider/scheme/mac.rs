@@ -139,8 +139,21 @@ pub(crate) fn any_matches(
     values: &Values<'_>,
     candidates: &[Vec<u8>],
 ) -> Result<bool, VerifyError> {
+    let secrets: Vec<&[u8]> = keys.iter().filter_map(|k| k.shared_bytes()).collect();
+    any_secret_matches(algorithm, template, &secrets, values, candidates)
+}
+
+/// [`any_matches`] over key bytes a family has already picked out of its
+/// keys (the secret half of an `ID:SECRET` key).
+pub(crate) fn any_secret_matches(
+    algorithm: Algorithm,
+    template: &Template,
+    secrets: &[&[u8]],
+    values: &Values<'_>,
+    candidates: &[Vec<u8>],
+) -> Result<bool, VerifyError> {
     let mut matched = subtle::Choice::from(0);
-    for key in keys.iter().filter_map(|k| k.shared_bytes()) {
+    for &key in secrets {
         let expected =
             compute(algorithm, key, template, values).map_err(|_| VerifyError::MissingSignature)?;
         for candidate in candidates {
@@ -167,6 +180,7 @@ pub(crate) fn any_raw_matches(
         url: "",
         headers: &no_headers,
         body: content,
+        pairs: &[],
     };
     any_matches(algorithm, &template, keys, &values, candidates).unwrap_or(false)
 }
@@ -180,6 +194,17 @@ pub(crate) fn sign(
     values: &Values<'_>,
 ) -> Result<String, SignError> {
     let key = key.shared_bytes().ok_or(SignError::WrongKey)?;
+    sign_with(algorithm, encoding, template, key, values)
+}
+
+/// [`sign`] with key bytes a family picked out of its key.
+pub(crate) fn sign_with(
+    algorithm: Algorithm,
+    encoding: DigestEncoding,
+    template: &Template,
+    key: &[u8],
+    values: &Values<'_>,
+) -> Result<String, SignError> {
     let digest = compute(algorithm, key, template, values)
         .map_err(|MissingHeader(name)| SignError::MissingHeader(name))?;
     Ok(encode_digest(encoding, &digest))

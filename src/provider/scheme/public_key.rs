@@ -79,6 +79,7 @@ pub(crate) struct Signed {
 
 impl PublicKeyParams {
     pub(crate) fn check(&self) -> Result<(), String> {
+        self.signed_content.refuse_pairs()?;
         match (
             self.signed_content.uses_timestamp(),
             self.timestamp_header.is_some(),
@@ -111,6 +112,7 @@ impl PublicKeyParams {
             url: req.url,
             headers: req.headers,
             body: &req.body,
+            pairs: &[],
         };
         let message = self
             .message(&values)
@@ -147,6 +149,7 @@ impl PublicKeyParams {
             url: input.url,
             headers: &input.headers,
             body: input.body,
+            pairs: &[],
         };
         let message = self
             .message(&values)

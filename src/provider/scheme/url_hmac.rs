@@ -146,6 +146,7 @@ impl Family for UrlHmacParams {
             url: "",
             headers: &no_headers,
             body: &content,
+            pairs: &[],
         };
         let digest = mac::sign(
             self.algorithm,

@@ -168,7 +168,7 @@ impl CaptureWriter {
 /// `name` as one plain path component: letters, digits, `-`, `_`, and dots
 /// only after the first character, so neither `.`, `..`, a hidden name nor a
 /// separator can come out; anything else becomes `_`, and an empty name `_`.
-fn file_name_part(name: &str, max_chars: usize) -> String {
+pub(crate) fn file_name_part(name: &str, max_chars: usize) -> String {
     let part: String = name
         .chars()
         .take(max_chars)

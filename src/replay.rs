@@ -93,13 +93,13 @@ impl Summary {
 }
 
 /// A capture turned into the request to send.
-struct Prepared {
+pub(crate) struct Prepared {
     url: url::Url,
     headers: Vec<(String, String)>,
     body: Vec<u8>,
 }
 
-fn prepare(capture: &Capture, opts: &ReplayOptions) -> anyhow::Result<Prepared> {
+pub(crate) fn prepare(capture: &Capture, opts: &ReplayOptions) -> anyhow::Result<Prepared> {
     let body = capture
         .body()
         .map_err(|e| anyhow::anyhow!("body_base64: {e}"))?;

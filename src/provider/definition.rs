@@ -287,7 +287,8 @@ impl Definitions {
     }
 }
 
-fn parse(file: &str, text: &str) -> Result<ProviderDef, DefinitionError> {
+/// One definition file's text, parsed and checked.
+pub(crate) fn parse(file: &str, text: &str) -> Result<ProviderDef, DefinitionError> {
     let err = |reason: String| DefinitionError {
         file: file.to_owned(),
         reason,

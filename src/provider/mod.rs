@@ -17,17 +17,17 @@
 //! - `sign`: the sender's side.
 
 mod catalogue;
-mod definition;
+pub(crate) mod definition;
 mod fetch_url;
 mod form;
 pub mod handshake;
 mod header;
-mod identity;
+pub(crate) mod identity;
 mod key;
 mod request;
 pub mod scheme;
 mod sign;
-mod template;
+pub(crate) mod template;
 mod verify;
 mod webhook;
 

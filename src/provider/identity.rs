@@ -208,12 +208,21 @@ pub(crate) fn raw_pointer<'a>(root: &'a RawValue, pointer: &str) -> Option<&'a R
             }
             b'[' => {
                 let items: Vec<&RawValue> = serde_json::from_str(at.get()).ok()?;
-                items.get(token.parse::<usize>().ok()?).copied()?
+                items.get(array_index(&token)?).copied()?
             }
             _ => return None,
         };
     }
     Some(at)
+}
+
+/// An array index as RFC 6901 writes it: `0`, or digits without a leading
+/// zero (no sign). `01` or `+1` names no element, as in `Value::pointer`.
+fn array_index(token: &str) -> Option<usize> {
+    if token.starts_with('+') || (token.starts_with('0') && token.len() > 1) {
+        return None;
+    }
+    token.parse().ok()
 }
 
 #[cfg(test)]
@@ -239,6 +248,9 @@ mod tests {
             "/list/1",
             "/list/2",
             "/list/x",
+            "/list/01",
+            "/list/+1",
+            "/list/-1",
             "/nil",
             "/escAped",
             "/dup",

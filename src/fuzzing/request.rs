@@ -43,13 +43,7 @@ pub(super) struct Keys {
 /// private key for public-key families, else the first shared secret it
 /// decodes.
 pub(super) fn keys_for(def: &ProviderDef) -> Option<Keys> {
-    let p256_pem = p256::ecdsa::SigningKey::from_bytes(&SEED.into())
-        .ok()
-        .and_then(|k| k.to_pkcs8_pem(LineEnding::LF).ok())
-        .map(|pem| pem.to_string());
-    let seed_base64 = base64::engine::general_purpose::STANDARD.encode(SEED);
-    let private_texts = [Some(hex::encode(SEED)), Some(seed_base64), p256_pem];
-    for text in private_texts.iter().flatten() {
+    for text in private_key_texts() {
         let Ok(signing) = def.decode_private_key(text) else {
             continue;
         };
@@ -67,6 +61,23 @@ pub(super) fn keys_for(def: &ProviderDef) -> Option<Keys> {
             verifying: def.decode_secret(s).ok()?,
             signing: def.decode_secret(s).ok()?,
         })
+    })
+}
+
+/// The fuzzing private key as each public-key family reads one: an
+/// Ed25519 seed in hex or base64, a P-256 PKCS#8 PEM. Made once.
+fn private_key_texts() -> &'static [String] {
+    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+    TEXTS.get_or_init(|| {
+        let p256_pem = p256::ecdsa::SigningKey::from_bytes(&SEED.into())
+            .ok()
+            .and_then(|k| k.to_pkcs8_pem(LineEnding::LF).ok())
+            .map(|pem| pem.to_string());
+        let seed_base64 = base64::engine::general_purpose::STANDARD.encode(SEED);
+        [Some(hex::encode(SEED)), Some(seed_base64), p256_pem]
+            .into_iter()
+            .flatten()
+            .collect()
     })
 }
 

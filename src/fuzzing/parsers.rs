@@ -21,29 +21,39 @@ use crate::provider::{
 };
 use crate::replay::{self, ReplayOptions};
 
-/// A signing template (the first line), filled with a request whose body
-/// is the rest. Every header the template names is supplied, so filling
-/// it must succeed.
+/// A signing template (the first line), filled with a request to the URL
+/// on the second line whose body is the rest. Every header and pair the
+/// template names is supplied, so filling it must succeed.
 pub fn template(data: &[u8]) {
-    let (text, body) = first_line(data);
+    let (text, rest) = first_line(data);
+    let (url, body) = first_line(rest);
     let Ok(template) = Template::parse(&text) else {
         return;
     };
-    let headers: Vec<(String, String)> = template
-        .header_names()
-        .map(|name| (name.to_owned(), "value".to_owned()))
-        .collect();
+    let headers = given(template.header_names());
+    let pairs = given(template.pair_names());
     let values = Values {
         id: "evt_1",
         timestamp: "1700000000",
         method: "POST",
-        url: "https://hooks.example/webhooks/p/t?q=1",
+        url: &url,
         headers: &headers,
         body,
+        pairs: &pairs,
     };
     let mut content = Vec::new();
     let filled = template.feed(&values, &mut |part| content.extend_from_slice(part));
-    assert!(filled.is_ok(), "every header the template names was given");
+    assert!(
+        filled.is_ok(),
+        "every header and pair the template names was given"
+    );
+}
+
+/// A value for each of `names`.
+fn given<'a>(names: impl Iterator<Item = &'a str>) -> Vec<(String, String)> {
+    names
+        .map(|name| (name.to_owned(), "value".to_owned()))
+        .collect()
 }
 
 /// An RFC 6901 pointer (the first line) into a body (the rest), walked the

@@ -13,19 +13,21 @@ use super::first_line;
 use crate::config::{Provider, Settings};
 use crate::provider::scheme::mac::{self, DigestEncoding, TimestampFormat};
 use crate::provider::{
-    verify_request, Definitions, HeaderLookup as _, Key, ProviderDef, SignInput, TenantState,
-    UntrustedRequest, Verdict,
+    certificate_to_fetch, verify_request, Definitions, HeaderLookup as _, Key, ProviderDef,
+    SignInput, TenantState, UntrustedRequest, Verdict,
 };
 
 /// The time every fuzzed request is received (and signed) at.
 pub(super) const NOW: i64 = 1_700_000_000;
 
 /// Shared secrets tried in order until the definition's family decodes
-/// one: the first is valid hex, base64, a `whsec_` secret and UTF-8; the
-/// second is `user:password` (Basic, JWT `API_KEY:API_SECRET`).
+/// one: the first is valid hex, base64, a `whsec_` secret, UTF-8 and a
+/// PayPal webhook ID; the second is `user:password` (Basic, JWT
+/// `API_KEY:API_SECRET`); the third an SNS topic.
 const SHARED_SECRETS: &[&str] = &[
     "00112233445566778899aabbccddeeff",
     "fuzz:00112233445566778899aabbccddeeff",
+    "arn:aws:sns:us-east-1:123456789012:fuzz",
 ];
 
 /// The seed of the fuzzing private keys (Ed25519 and P-256).
@@ -133,15 +135,20 @@ impl Harness {
         (&self.settings.providers[name.as_str()], key)
     }
 
-    /// `req` through `verify_request` for tenant `t` of `provider`.
+    /// `req` through the receiver's checks for tenant `t` of `provider`:
+    /// the certificate it would fetch, if any (never fetched: the request
+    /// is then verified without one), then `verify_request`.
     fn verify(&self, provider: &Arc<Provider>, req: &UntrustedRequest<'_>) {
+        let tenant = &provider.tenants["t"];
+        if certificate_to_fetch(provider, tenant, req).is_err() {
+            return;
+        }
         let state = TenantState {
             verify_token: Some(&self.verify_token),
             stored_key: None,
+            certificate: None,
         };
-        if let Ok(Verdict::Event(ev)) =
-            verify_request(provider, &provider.tenants["t"], req, &state)
-        {
+        if let Ok(Verdict::Event(ev)) = verify_request(provider, tenant, req, &state) {
             // What the receiver stores: the newtypes' promise.
             assert!(!ev.event_id().is_empty(), "an event ID is never empty");
             assert!(

@@ -77,7 +77,8 @@ impl Gates {
         Gates {
             gates: Arc::new(gates),
             failures: settings.circuit_failures.max(1),
-            cooldown: settings.circuit_cooldown,
+            // Capped here, so the instants computed from it never overflow.
+            cooldown: settings.circuit_cooldown.min(MAX_COOLDOWN),
         }
     }
 

@@ -213,7 +213,11 @@ async fn wait_for_acks(
         event_id: Some(ev.event_id().to_string()),
         ..Default::default()
     };
-    let until = tokio::time::Instant::now() + deadline;
+    // A deadline too far to add (the config takes any duration) is "never".
+    let now = tokio::time::Instant::now();
+    let until = now
+        .checked_add(deadline)
+        .unwrap_or_else(|| now + Duration::from_secs(365 * 24 * 3600));
     loop {
         let rows = state.store.list_deliveries(&filter).await?;
         let acknowledged = handlers.iter().all(|h| {

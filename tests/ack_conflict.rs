@@ -14,7 +14,7 @@ use hookline::store::delivery::{DeliveryFilter, DeliveryState};
 use sha2::{Digest, Sha256};
 
 const EVENT_ID: &str = "evt_X";
-const HANDLER_SECRET: &str = "whsec_aGFuZGxlci1zaWduaW5nLWtleS1tYXRlcmlhbA==";
+use common::HANDLER_SECRET;
 
 /// A Stripe event for `amount`, signed for stripe/acme.
 fn payment(amount: u64) -> Webhook {

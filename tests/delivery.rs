@@ -11,7 +11,7 @@ use common::{spawn_app_with, AppOptions, Backend, TestApp, Webhook};
 use hookline::provider::{Definitions, HeaderLookup, SignInput};
 use hookline::store::delivery::{DeliveryFilter, DeliveryState, DeliveryView};
 
-const HANDLER_SECRET: &str = "whsec_aGFuZGxlci1zaWduaW5nLWtleS1tYXRlcmlhbA==";
+use common::HANDLER_SECRET;
 
 /// A handler section for `sink`; `extra` may set timeout, max_attempts...
 fn handler(name: &str, sink: &Sink, extra: &str) -> String {

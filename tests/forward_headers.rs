@@ -9,7 +9,7 @@ use std::time::Duration;
 use common::sink::{Reply, Sink};
 use common::{spawn_app_with, AppOptions, Backend, Webhook};
 
-const HANDLER_SECRET: &str = "whsec_aGFuZGxlci1zaWduaW5nLWtleS1tYXRlcmlhbA==";
+use common::HANDLER_SECRET;
 
 fn handler(name: &str, sink: &Sink, forward: &str) -> String {
     format!(

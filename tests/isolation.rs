@@ -11,7 +11,7 @@ use common::sink::{Reply, Sink};
 use common::{spawn_app_with, AppOptions, Backend, TestApp, Webhook};
 use hookline::store::delivery::{DeliveryFilter, DeliveryState};
 
-const HANDLER_SECRET: &str = "whsec_aGFuZGxlci1zaWduaW5nLWtleS1tYXRlcmlhbA==";
+use common::HANDLER_SECRET;
 
 fn handler(name: &str, sink: &Sink, extra: &str) -> String {
     format!(

@@ -14,7 +14,7 @@ use common::backing::drop_keys;
 use common::sink::{Reply, Sink};
 use common::{spawn_app, spawn_app_with, AppOptions, Backend, Webhook};
 
-const HANDLER_SECRET: &str = "whsec_aGFuZGxlci1zaWduaW5nLWtleS1tYXRlcmlhbA==";
+use common::HANDLER_SECRET;
 
 /// Redis restarted empty: the provider's retry of a critical event finds
 /// its row, is answered duplicate, and the key is rebuilt, once.

@@ -12,7 +12,7 @@ use common::backing::drop_keys;
 use common::sink::Sink;
 use common::{spawn_app_with, AppOptions, Backend, TestApp, Webhook};
 
-const HANDLER_SECRET: &str = "whsec_aGFuZGxlci1zaWduaW5nLWtleS1tYXRlcmlhbA==";
+use common::HANDLER_SECRET;
 const FAST: &str = "[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"50ms\"\nbackoff_max = \"200ms\"\nlease = \"10s\"\n";
 
 async fn app(backend: Backend, sink: &Sink, provider_extra: &str) -> TestApp {

@@ -31,6 +31,25 @@ fn tls_postgres(pki: &Pki) -> PgServer {
     })
 }
 
+/// A redis-server's arguments for TLS on `tls_port` with `pki`'s
+/// `localhost` certificate (clients need none), then `extra`.
+fn tls_args(pki: &Pki, tls_port: u16, extra: &[&str]) -> Vec<String> {
+    let mut args = vec![
+        "--tls-port".to_owned(),
+        tls_port.to_string(),
+        "--tls-cert-file".to_owned(),
+        pki.path("server.pem"),
+        "--tls-key-file".to_owned(),
+        pki.path("server.key"),
+        "--tls-ca-cert-file".to_owned(),
+        pki.path("ca.pem"),
+        "--tls-auth-clients".to_owned(),
+        "no".to_owned(),
+    ];
+    args.extend(extra.iter().map(|a| a.to_string()));
+    args
+}
+
 fn config(store: &str, tls: &str) -> String {
     format!(
         "{}\n{tls}\n",
@@ -98,20 +117,10 @@ async fn postgres_over_verified_tls() {
 async fn redis_over_tls_with_the_ca_file() {
     let pki = Pki::new();
     let tls_port = free_port();
+    let args = tls_args(&pki, tls_port, &[]);
     let _redis = RedisServer::start_with(
         free_port(),
-        &[
-            "--tls-port",
-            &tls_port.to_string(),
-            "--tls-cert-file",
-            &pki.path("server.pem"),
-            "--tls-key-file",
-            &pki.path("server.key"),
-            "--tls-ca-cert-file",
-            &pki.path("ca.pem"),
-            "--tls-auth-clients",
-            "no",
-        ],
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
     );
     let db = TestDatabase::create().await;
     let store = format!(
@@ -151,19 +160,10 @@ async fn redis_cluster_over_tls_with_the_ca_file() {
     let _nodes: Vec<RedisServer> = tls_ports
         .iter()
         .map(|tls_port| {
-            RedisServer::start_with(
-                free_port(),
+            let args = tls_args(
+                &pki,
+                *tls_port,
                 &[
-                    "--tls-port",
-                    &tls_port.to_string(),
-                    "--tls-cert-file",
-                    &pki.path("server.pem"),
-                    "--tls-key-file",
-                    &pki.path("server.key"),
-                    "--tls-ca-cert-file",
-                    &pki.path("ca.pem"),
-                    "--tls-auth-clients",
-                    "no",
                     "--tls-cluster",
                     "yes",
                     "--cluster-enabled",
@@ -173,6 +173,10 @@ async fn redis_cluster_over_tls_with_the_ca_file() {
                     "--cluster-node-timeout",
                     "2000",
                 ],
+            );
+            RedisServer::start_with(
+                free_port(),
+                &args.iter().map(String::as_str).collect::<Vec<_>>(),
             )
         })
         .collect();

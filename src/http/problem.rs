@@ -70,11 +70,6 @@ pub enum ApiError {
     Unstorable(#[source] StoreError),
     #[error("not every handler acknowledged the event in time; retry later")]
     NotAcknowledged,
-    /// A handshake asked for something this build cannot do (store a
-    /// secret): the provider is told to retry, and the operator is told why
-    /// in the log.
-    #[error("this handshake cannot be completed by this receiver")]
-    HandshakeUnsupported,
     /// A URL the request named (a signing certificate, SNS's
     /// `SubscribeURL`) could not be fetched; the log says why. The
     /// provider retries.
@@ -102,7 +97,6 @@ impl ApiError {
             ApiError::Conflict => "event_id_conflict",
             ApiError::StoreUnavailable(_) => "store_unavailable",
             ApiError::NotAcknowledged => "not_acknowledged",
-            ApiError::HandshakeUnsupported => "handshake_unsupported",
             ApiError::FetchFailed => "fetch_failed",
         }
     }
@@ -139,10 +133,9 @@ impl ApiError {
             ApiError::InProgress { retry_after }
             | ApiError::RateLimited { retry_after }
             | ApiError::BufferFull { retry_after } => Some(*retry_after),
-            ApiError::StoreUnavailable(_)
-            | ApiError::NotAcknowledged
-            | ApiError::HandshakeUnsupported
-            | ApiError::FetchFailed => Some(STORE_RETRY_AFTER),
+            ApiError::StoreUnavailable(_) | ApiError::NotAcknowledged | ApiError::FetchFailed => {
+                Some(STORE_RETRY_AFTER)
+            }
             _ => None,
         }
     }
@@ -212,7 +205,6 @@ impl ResponseError for ApiError {
             ApiError::BufferFull { .. }
             | ApiError::StoreUnavailable(_)
             | ApiError::NotAcknowledged
-            | ApiError::HandshakeUnsupported
             | ApiError::FetchFailed => StatusCode::SERVICE_UNAVAILABLE,
         }
     }

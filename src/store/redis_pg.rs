@@ -94,11 +94,6 @@ impl IngestStore for RedisPg {
                 },
             );
         }
-        if ev.guards_body() && self.pg.body_recorded_elsewhere(ev).await? {
-            // Redis lost the body key; the rows still know the body.
-            self.redis.release(ev, owner).await?;
-            return Ok(CommitOutcome::Replay);
-        }
         // The row first: once it exists the event is recorded for good,
         // whatever happens to Redis afterwards.
         match self.pg.record(ev, handlers).await? {
@@ -114,6 +109,11 @@ impl IngestStore for RedisPg {
             }
             Recorded::Existing { body_sha256 } => {
                 self.repair(ev, owner, window, &body_sha256).await
+            }
+            Recorded::Replay => {
+                // Redis lost the body key; the rows still knew the body.
+                self.redis.release(ev, owner).await?;
+                Ok(CommitOutcome::Replay)
             }
             Recorded::Refused => {
                 // The original is not complete: leave its key free for its

@@ -98,6 +98,9 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("generic", "generic-hmac"),
 ];
 
+/// The Standard Webhooks secret test handlers sign deliveries with.
+pub const HANDLER_SECRET: &str = "whsec_aGFuZGxlci1zaWduaW5nLWtleS1tYXRlcmlhbA==";
+
 pub const TENANTS: &[&str] = &["acme", "globex", "default"];
 
 /// The receiver configuration used by the suite, minus the store section.

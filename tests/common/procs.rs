@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::sink::Sink;
 use super::{test_config, AppOptions, Backend, Webhook};
 
-pub const HANDLER_SECRET: &str = "whsec_aGFuZGxlci1zaWduaW5nLWtleS1tYXRlcmlhbA==";
+use super::HANDLER_SECRET;
 
 pub struct Proc(pub Child);
 

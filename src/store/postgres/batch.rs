@@ -41,6 +41,9 @@ pub(crate) enum Recorded {
     /// `ack = "handlers"`, never completed): a conflict, and the original's
     /// own retry must still be able to complete it.
     Refused,
+    /// Not recorded: a row holds this (guarded) body under another event
+    /// ID within the window, a resend under a fresh ID.
+    Replay,
 }
 
 /// Bind a batch of events as the arrays `event_input!` unnests.
@@ -89,6 +92,19 @@ fn bind_events<'q>(
                 .map(|p| p.ev.forwarded_json())
                 .collect::<Vec<Option<String>>>(),
         )
+        .bind(
+            items
+                .iter()
+                .map(|p| {
+                    let ev = &p.ev;
+                    if ev.guards_body() {
+                        ms(ev.provider().window)
+                    } else {
+                        0
+                    }
+                })
+                .collect::<Vec<i64>>(),
+        )
 }
 
 /// Per input (numbered from 1 in the first column): the row answering it.
@@ -119,6 +135,7 @@ impl Batch for RecordBatch {
         let mut out = Vec::with_capacity(items.len());
         for (item, won) in items.iter().zip(by_number(&rows, items.len())) {
             let recorded = match won {
+                Some(row) if row.get::<i64, _>(1) < 0 => Recorded::Replay,
                 // New, with all of its deliveries: the hot path.
                 Some(row) if row.get::<i64, _>(1) as usize == item.handlers.len() => {
                     Recorded::Inserted

@@ -20,32 +20,6 @@ impl PgStore {
         self.records.submit(PendingEvent::new(ev, handlers)).await
     }
 
-    /// Whether this body is recorded under another event ID within the
-    /// provider's window: the durable half of the body key of a provider
-    /// with `replay_guard = "body"`, for when Redis has lost the key. (Run
-    /// before the insert, not in it: two replays of one body racing while
-    /// Redis is empty can both pass; with Redis up, its body key
-    /// serialises them.)
-    pub(crate) async fn body_recorded_elsewhere(
-        &self,
-        ev: &VerifiedWebhook,
-    ) -> Result<bool, StoreError> {
-        sqlx::query_scalar(
-            "SELECT EXISTS (SELECT 1 FROM processed_event
-                            WHERE provider = $1 AND tenant = $2 AND body_sha256 = $3
-                              AND event_id <> $4
-                              AND received_at > now() - make_interval(secs => $5))",
-        )
-        .bind(ev.provider_name())
-        .bind(ev.tenant())
-        .bind(&ev.body_sha256()[..])
-        .bind(ev.event_id())
-        .bind(ev.provider().window.as_secs_f64())
-        .fetch_one(&self.tables.pool)
-        .await
-        .map_err(StoreError::sqlx("commit"))
-    }
-
     /// One pending delivery per handler for an event that gets no new row
     /// (non-critical, or `ack = "handlers"` before the commit), unless the
     /// event is recorded with another body: then that body, and nothing is

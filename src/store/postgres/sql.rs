@@ -14,14 +14,15 @@ macro_rules! now_ms {
 
 /// The events of a batch as one array per column (`unnest` turns them back
 /// into rows, numbered from 1 in `n`), and their handlers as (n, handler)
-/// pairs.
+/// pairs. `guard_ms` is the dedup window of an event whose body is a second
+/// key (`replay_guard = "body"`), else 0.
 macro_rules! event_input {
     () => {
         "input AS (
              SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[],
-                                  $6::bytea[], $7::text[], $10::text[])
+                                  $6::bytea[], $7::text[], $10::text[], $11::bigint[])
                  WITH ORDINALITY AS i(provider, tenant, event_id, event_type, body_sha256, body,
-                                      content_type, forward_headers, n)
+                                      content_type, forward_headers, guard_ms, n)
          ), handlers AS (
              SELECT * FROM unnest($8::bigint[], $9::text[]) AS h(n, handler)
          )"
@@ -66,19 +67,29 @@ macro_rules! insert_deliveries {
     };
 }
 
-/// Critical events: each row inserted unless its ID is recorded or its
-/// deliveries carry another body, and the deliveries of the rows that are
-/// new. Of several writes of one ID in a batch only the first is offered
-/// (the others find its row, like a retry would). Answers, per new row,
-/// its number and how many of its deliveries were inserted.
+/// Critical events: each row inserted unless its ID is recorded, its
+/// deliveries carry another body, or (a guarded body) a row holds its body
+/// under another ID within the window; and the deliveries of the rows that
+/// are new. Of several writes of one ID in a batch only the first is
+/// offered (the others find its row, like a retry would). Answers, per new
+/// row, its number and how many of its deliveries were inserted; per
+/// replay, its number and -1.
 pub(super) const RECORD_EVENTS: &str = concat!(
     "WITH ",
     event_input!(),
-    ", firsts AS (
+    ", replays AS (
+         SELECT i.n FROM input i
+         WHERE i.guard_ms > 0
+           AND EXISTS (SELECT 1 FROM processed_event p
+                       WHERE p.provider = i.provider AND p.tenant = i.tenant
+                         AND p.body_sha256 = i.body_sha256 AND p.event_id <> i.event_id
+                         AND p.received_at > now() - i.guard_ms * interval '1 millisecond')
+     ), firsts AS (
          SELECT DISTINCT ON (provider, tenant, event_id) * FROM input i
          WHERE NOT EXISTS (SELECT 1 FROM delivery d WHERE ",
     other_body!(),
     ")
+           AND i.n NOT IN (SELECT n FROM replays)
          ORDER BY provider, tenant, event_id, n
      ), ins AS (
          INSERT INTO processed_event
@@ -95,7 +106,9 @@ pub(super) const RECORD_EVENTS: &str = concat!(
      SELECT w.n, (SELECT COUNT(*) FROM deliveries d
                   WHERE d.provider = w.provider AND d.tenant = w.tenant
                     AND d.event_id = w.event_id) AS inserted
-     FROM won w"
+     FROM won w
+     UNION ALL
+     SELECT r.n, -1 FROM replays r"
 );
 
 /// Deliveries recorded before or without a `processed_event` row

@@ -47,7 +47,7 @@ TOML
   [ "$HANDLER_CONCURRENCY_OK" = yes ]
 }
 
-write_handler() { # name timeout
+write_handler() { # name timeout [limited]
   cat <<TOML
 
 [handlers.$1]
@@ -56,8 +56,9 @@ events = ["stripe:*"]
 timeout = "$2"
 signing_secret = "$HANDLER_SIGNING_SECRET"
 TOML
-  # Where the per-handler limit goes once hookline has it (see above).
-  if [ -n "$HANDLER_CONCURRENCY" ] && handler_concurrency_supported; then
+  # The per-handler limit, on the isolation scenario's handlers only: the
+  # other scenarios measure one handler at the workers' full concurrency.
+  if [ -n "${3:-}" ] && [ -n "$HANDLER_CONCURRENCY" ] && handler_concurrency_supported; then
     echo "concurrency = $HANDLER_CONCURRENCY"
   fi
 }
@@ -78,7 +79,8 @@ write_config() { # out port store critical "handlers" redis-url dir
     printf '\n[providers.stripe.tenants.default]\nsecrets = ["%s"]\n' "$SECRET"
     for h in $handlers; do
       case "$h" in
-        slow) write_handler slow "$SLOW_TIMEOUT" ;;
+        slow) write_handler slow "$SLOW_TIMEOUT" limited ;;
+        healthy) write_handler healthy 5s limited ;;
         *) write_handler "$h" 5s ;;
       esac
     done

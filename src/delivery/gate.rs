@@ -48,6 +48,8 @@ impl Gate {
 #[derive(Debug, Clone)]
 pub struct Gates {
     gates: Arc<BTreeMap<HandlerName, Gate>>,
+    /// Told when an attempt ends and its handler has room again.
+    freed: Arc<tokio::sync::Notify>,
     failures: u32,
     cooldown: Duration,
 }
@@ -76,6 +78,7 @@ impl Gates {
             .collect();
         Gates {
             gates: Arc::new(gates),
+            freed: Arc::default(),
             failures: settings.circuit_failures.max(1),
             // Capped here, so the instants computed from it never overflow.
             cooldown: settings.circuit_cooldown.min(MAX_COOLDOWN),
@@ -96,6 +99,31 @@ impl Gates {
             })
             .map(|(name, _)| name.as_str())
             .collect()
+    }
+
+    /// How many attempts the handlers have room for now, together (a
+    /// half-open circuit has room for its one probe): a lease asks for no
+    /// more, so it rarely takes what it must hand back. `None` when no
+    /// handler is configured (deliveries left by removed handlers are then
+    /// leased to be dead-lettered).
+    pub fn room(&self) -> Option<u32> {
+        if self.gates.is_empty() {
+            return None;
+        }
+        let now = Instant::now();
+        let room = self
+            .gates
+            .values()
+            .map(|g| {
+                let s = g.lock();
+                match s.open_until {
+                    Some(t) if now < t || s.probing => 0,
+                    Some(_) => 1,
+                    None => g.limit.saturating_sub(s.in_flight),
+                }
+            })
+            .sum();
+        Some(room)
     }
 
     /// Room for one attempt to `handler` now; `None` when it has none (the
@@ -126,6 +154,12 @@ impl Gates {
             let mut s = g.lock();
             s.in_flight = s.in_flight.saturating_sub(1);
         }
+        self.freed.notify_one();
+    }
+
+    /// Wait until an attempt ends (its handler has room again).
+    pub async fn freed(&self) {
+        self.freed.notified().await
     }
 
     /// Record an attempt's outcome (`failed`: no answer, a timeout, 408,

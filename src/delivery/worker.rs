@@ -97,7 +97,22 @@ impl Workers {
                     continue;
                 }
             }
-            let free = slots.available_permits() as u32;
+            // No more than the handlers have room for: what a lease takes
+            // beyond that goes back to the queue, a round trip each.
+            let mut free = slots.available_permits() as u32;
+            if let Some(room) = self.gates.room() {
+                free = free.min(room);
+            }
+            if free == 0 {
+                // Every handler is full or open: wait for an attempt to end
+                // (or a cool-down to pass).
+                tokio::select! {
+                    _ = shutdown.cancelled() => break,
+                    _ = self.gates.freed() => {}
+                    _ = tokio::time::sleep(self.settings.poll_interval) => {}
+                }
+                continue;
+            }
             let leased = self
                 .store
                 .lease_deliveries(&self.owner, free, self.settings.lease, &self.gates.skip())
@@ -195,6 +210,10 @@ impl Workers {
             .status
             .is_none_or(|s| s == 408 || s == 429 || s >= 500);
         let circuit = pass.record(failed);
+        // The handler's place is about calls to it: free it before the
+        // outcome is written (a group-committed statement, under load the
+        // longest part of an attempt).
+        drop(pass);
         self.metrics
             .circuit_open
             .with_label_values(&[handler.name.as_str()])

@@ -61,7 +61,10 @@ fn open_loop_latency_counts_queueing_from_the_schedule() {
     assert_eq!(r["answered"], 100);
     let from_send = f(&r["service_latency_ms"]["p99"]);
     let from_schedule = f(&r["latency_ms"]["p99"]);
-    assert!(from_send < 100.0, "from the send: {from_send} ms");
+    // Well apart either way, so a loaded machine does not blur them: the
+    // handler's 20 ms from the send, more than half a second from the
+    // schedule.
+    assert!(from_send < 250.0, "from the send: {from_send} ms");
     assert!(
         from_schedule > 500.0,
         "from the schedule: {from_schedule} ms"

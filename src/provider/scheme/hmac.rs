@@ -92,6 +92,11 @@ pub struct HmacParams {
     /// `application `).
     #[serde(default)]
     pub prefix_ignore_case: bool,
+    /// A signature without `prefix` is a candidate too, taken whole (Mollie's
+    /// SDK strips `sha256=` when present and compares the bare digest
+    /// otherwise).
+    #[serde(default)]
+    pub prefix_optional: bool,
 }
 
 /// An `ID:SECRET` key's two halves; the ID holds no `:`.
@@ -123,16 +128,22 @@ impl HmacParams {
         self.key_id_header.is_some() || self.key_id_separator.is_some()
     }
 
-    /// `candidate` without `prefix`, if it starts with it.
+    /// `candidate` without `prefix`, if it starts with it; the whole
+    /// candidate when the prefix is optional and absent.
     fn strip_prefix<'c>(&self, candidate: &'c str) -> Option<&'c str> {
         let n = self.prefix.len();
-        let head = candidate.get(..n)?;
-        let same = if self.prefix_ignore_case {
-            head.eq_ignore_ascii_case(&self.prefix)
-        } else {
-            head == self.prefix
-        };
-        same.then(|| &candidate[n..])
+        let same = candidate.get(..n).is_some_and(|head| {
+            if self.prefix_ignore_case {
+                head.eq_ignore_ascii_case(&self.prefix)
+            } else {
+                head == self.prefix
+            }
+        });
+        match (same, self.prefix_optional) {
+            (true, _) => Some(&candidate[n..]),
+            (false, true) => Some(candidate),
+            (false, false) => None,
+        }
     }
 }
 
@@ -181,6 +192,9 @@ impl Family for HmacParams {
         }
         if self.key_id_separator.is_some() && self.key_id_header.is_some() {
             return Err("key_id_separator and key_id_header are exclusive".into());
+        }
+        if self.prefix_optional && self.prefix.is_empty() {
+            return Err("prefix_optional needs a prefix".into());
         }
         Ok(())
     }
@@ -342,5 +356,35 @@ impl Family for HmacParams {
 
     fn id_header(&self) -> Option<&HeaderNames> {
         self.id_header.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Family, HmacParams};
+
+    fn params(extra: &str) -> HmacParams {
+        toml::from_str(&format!(
+            "header = \"X-Sig\"\nprefix = \"sha256=\"\n{extra}"
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn an_optional_prefix_is_stripped_when_present_and_not_required() {
+        let p = params("prefix_optional = true");
+        p.check().unwrap();
+        assert_eq!(p.strip_prefix("sha256=ab12"), Some("ab12"));
+        assert_eq!(p.strip_prefix("ab12"), Some("ab12"));
+        let strict = params("");
+        assert_eq!(strict.strip_prefix("sha256=ab12"), Some("ab12"));
+        assert_eq!(strict.strip_prefix("ab12"), None);
+        assert_eq!(strict.strip_prefix("sha"), None);
+    }
+
+    #[test]
+    fn an_optional_prefix_needs_a_prefix() {
+        let p: HmacParams = toml::from_str("header = \"X-Sig\"\nprefix_optional = true").unwrap();
+        assert!(p.check().unwrap_err().contains("prefix_optional"));
     }
 }

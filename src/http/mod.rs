@@ -67,6 +67,8 @@ pub struct AppState {
     pub console: crate::console::Sessions,
     /// Fetches signing certificates (cached) and confirmation URLs.
     pub fetcher: Fetcher,
+    /// Where verified requests' verdicts go (the console's event list).
+    pub verdicts: Option<crate::store::VerdictLog>,
 }
 
 impl AppState {
@@ -90,6 +92,7 @@ impl AppState {
             wake,
             metrics,
             console: crate::console::Sessions::new(),
+            verdicts: None,
         }
     }
 

@@ -11,7 +11,9 @@ use std::time::Duration;
 use async_trait::async_trait;
 use secrecy::SecretString;
 
-use super::listing::{EventFilter, EventListed, EventRecord};
+use super::listing::{
+    EventFilter, EventListed, EventRecord, VerdictEntry, VerdictFilter, VerdictListed,
+};
 use super::postgres::{PgStore, Recorded};
 use super::redis::{short_digest, RedisDedup, DIGEST_LEN};
 use super::types::{
@@ -182,6 +184,21 @@ impl IngestStore for RedisPg {
         filter: &EventFilter,
     ) -> Result<Vec<EventListed>, StoreError> {
         self.pg.tables().list_events(record, filter).await
+    }
+
+    async fn log_verdicts(&self, entries: &[VerdictEntry]) -> Result<(), StoreError> {
+        self.pg.tables().log_verdicts(entries).await
+    }
+
+    async fn list_verdicts(
+        &self,
+        filter: &VerdictFilter,
+    ) -> Result<Vec<VerdictListed>, StoreError> {
+        self.pg.tables().list_verdicts(filter).await
+    }
+
+    async fn prune_verdicts(&self, before_ms: i64) -> Result<u64, StoreError> {
+        self.pg.tables().prune_verdicts(before_ms).await
     }
 
     async fn handshake_secret(

@@ -86,12 +86,12 @@ impl AppState {
                 .map(|c| CaptureWriter::new(c.dir.clone())),
             budget: BufferBudget::new(settings.server.max_buffered_bytes),
             rates: RateLimits::new(&settings),
+            console: crate::console::Sessions::new(settings.admin.token.as_ref()),
             fetcher,
             settings,
             store,
             wake,
             metrics,
-            console: crate::console::Sessions::new(),
             verdicts: None,
         }
     }

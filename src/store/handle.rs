@@ -194,6 +194,35 @@ impl Store {
             .await
     }
 
+    pub async fn open_session(
+        &self,
+        id_sha256: &[u8],
+        csrf: &str,
+        expires_ms: i64,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.bounded(
+            "session",
+            self.ingest
+                .open_session(id_sha256, csrf, expires_ms, now_ms),
+        )
+        .await
+    }
+
+    pub async fn find_session(
+        &self,
+        id_sha256: &[u8],
+        now_ms: i64,
+    ) -> Result<Option<String>, StoreError> {
+        self.bounded("session", self.ingest.find_session(id_sha256, now_ms))
+            .await
+    }
+
+    pub async fn close_session(&self, id_sha256: &[u8]) -> Result<(), StoreError> {
+        self.bounded("session", self.ingest.close_session(id_sha256))
+            .await
+    }
+
     pub async fn handshake_secret(
         &self,
         provider: &str,

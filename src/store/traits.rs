@@ -111,6 +111,25 @@ pub trait IngestStore: Send + Sync + Debug {
     /// before `before_ms`; how many went.
     async fn prune_verdicts(&self, before_ms: i64) -> Result<u64, StoreError>;
 
+    /// Keep a console session (by its ID's SHA-256) until `expires_ms`.
+    async fn open_session(
+        &self,
+        id_sha256: &[u8],
+        csrf: &str,
+        expires_ms: i64,
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
+
+    /// The CSRF token of a session live at `now_ms`.
+    async fn find_session(
+        &self,
+        id_sha256: &[u8],
+        now_ms: i64,
+    ) -> Result<Option<String>, StoreError>;
+
+    /// End a session.
+    async fn close_session(&self, id_sha256: &[u8]) -> Result<(), StoreError>;
+
     /// The secret a handshake handed over for this provider and tenant.
     async fn handshake_secret(
         &self,

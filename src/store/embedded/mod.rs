@@ -175,6 +175,30 @@ impl IngestStore for EmbeddedStore {
         self.tables.prune_verdicts(before_ms).await
     }
 
+    async fn open_session(
+        &self,
+        id_sha256: &[u8],
+        csrf: &str,
+        expires_ms: i64,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.tables
+            .open_session(id_sha256, csrf, expires_ms, now_ms)
+            .await
+    }
+
+    async fn find_session(
+        &self,
+        id_sha256: &[u8],
+        now_ms: i64,
+    ) -> Result<Option<String>, StoreError> {
+        self.tables.find_session(id_sha256, now_ms).await
+    }
+
+    async fn close_session(&self, id_sha256: &[u8]) -> Result<(), StoreError> {
+        self.tables.close_session(id_sha256).await
+    }
+
     async fn handshake_secret(
         &self,
         provider: &str,

@@ -1,4 +1,6 @@
--- Issue 14. The verdict log: one row per verified request (accepted,
+-- Issue 14: the verdict log and shared console sessions.
+
+-- The verdict log: one row per verified request (accepted,
 -- duplicate, conflict, replay), for the console's event list. Names, the
 -- body's digest and size: never a body, and never a request that failed
 -- verification. Written in batches off the request path; an operator aid,
@@ -21,3 +23,13 @@ CREATE TABLE request_verdict (
 CREATE INDEX request_verdict_received ON request_verdict (received_ms);
 -- An event's own requests (its page), and find by ID.
 CREATE INDEX request_verdict_event ON request_verdict (provider, tenant, event_id);
+
+-- Console sessions, in the shared store so that every node behind a load
+-- balancer knows them: the SHA-256 of the session ID (the cookie carries
+-- the ID; a reader of this table cannot sign in with what it holds), the
+-- session's CSRF token, and its expiry.
+CREATE TABLE console_session (
+    id_sha256  BYTEA PRIMARY KEY,
+    csrf       TEXT   NOT NULL,
+    expires_ms BIGINT NOT NULL
+);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # How fast the console lists events on a store holding a million events
 # (issue 14): fills an embedded (SQLite) store and a PostgreSQL database
-# with ROWS accepted critical events (processed_event) and ROWS deliveries, serves each with `hookline serve`, signs
+# with ROWS accepted critical events (processed_event), ROWS deliveries and
+# ROWS verdict log entries (request_verdict), serves each with `hookline serve`, signs
 # in and times the console's pages with curl (median of 5, whole request).
 #
 #   bench/console_list.sh [ROWS]        (default 1000000)
@@ -54,6 +55,8 @@ listen = "127.0.0.1:$1"
 $2
 [admin]
 token = "$token"
+[dedup]
+window = "60d"
 [providers.stripe]
 kind = "stripe"
 [providers.stripe.tenants.t1]
@@ -82,14 +85,14 @@ measure() {
   for _ in $(seq 100); do curl -sf "$base/healthz" >/dev/null && break; sleep 0.1; done
   curl -s -o /dev/null -c "$work/jar" -H "Origin: $base" --data-urlencode "token=$token" "$base/console/sign-in"
   # Signed in: both lists answer with rows.
-  for list in deliveries accepted; do
+  for list in deliveries accepted requests; do
     curl -s -b "$work/jar" -o "$work/page.html" "$base/console/events?list=$list"
     grep -q 'evt_' "$work/page.html" || { echo "no rows listed:" >&2; cat "$work/page.html" "$work/$name.log" >&2; exit 1; }
   done
   local since
   since=$(date -u -d @$(((now / 1000) - 86400)) +%Y-%m-%dT%H:%M)
   echo
-  echo "### $name, $rows accepted events and $rows deliveries ($bin)"
+  echo "### $name, $rows accepted events, $rows deliveries and $rows verdicts ($bin)"
   echo
   echo "| page | median |"
   echo "|---|---|"
@@ -105,6 +108,13 @@ measure() {
     "/console/events?list=accepted" \
     "/console/events?list=accepted&tenant=t3&before=$((rows / 2))" \
     "/console/events?list=accepted&event_type=rare.type" \
+    "/console/events?list=requests" \
+    "/console/events?list=requests&outcome=duplicate" \
+    "/console/events?list=requests&outcome=conflict&tenant=t1" \
+    "/console/events?list=requests&outcome=replay" \
+    "/console/events?list=requests&since=$since" \
+    "/console/events?list=requests&outcome=duplicate&before=$((rows / 2))" \
+    "/console/events?list=requests&provider=github&tenant=t1&event_id=evt_$((rows / 3 / 20 * 20 + 1))" \
     "/console/events/stripe/t1/evt_$((rows - 3))" \
     "/console/dead-letters?tenant=t1" \
     "/console/dead-letters/replay-all?provider=github"; do
@@ -126,9 +136,28 @@ FROM $3;
 SQL
 }
 
+# The verdict log: one entry per request over 30 days, 1 in 5 a duplicate,
+# 1 in 100 a conflict, 1 in 10,000 a replay, the rest accepted. $1 is the
+# provider expression, $2 the digest expression, $3 the series.
+verdict_sql() {
+  cat <<SQL
+INSERT INTO request_verdict (provider, tenant, event_id, event_type, verdict, body_sha256,
+                             body_bytes, received_ms)
+SELECT $1, 't' || (n % 10), 'evt_' || n,
+       CASE WHEN n % 10000 = 7 THEN 'rare.type' ELSE 'type.' || (n % 19) END,
+       CASE WHEN n % 10000 = 3 THEN 'replay' WHEN n % 100 = 1 THEN 'conflict'
+            WHEN n % 5 = 0 THEN 'duplicate' ELSE 'accepted' END,
+       $2, 120, $now - ($rows - n) * 2592
+FROM $3;
+SQL
+}
+
 fill_embedded() {
   sqlite3 "$work/hookline.db" "$(processed_sql "CASE n % 4 WHEN 0 THEN 'stripe' WHEN 1 THEN 'github' WHEN 2 THEN 'shopify' ELSE 'slack' END" \
     "strftime('%Y-%m-%dT%H:%M:%fZ', ($now - ($rows - n) * 2592) / 1000.0, 'unixepoch')" \
+    "(WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < $rows) SELECT n FROM s)")"
+  sqlite3 "$work/hookline.db" "$(verdict_sql "CASE n % 4 WHEN 0 THEN 'stripe' WHEN 1 THEN 'github' WHEN 2 THEN 'shopify' ELSE 'slack' END" \
+    "zeroblob(32)" \
     "(WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < $rows) SELECT n FROM s)")"
   sqlite3 "$work/hookline.db" "$(fill_sql "(WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < $rows) SELECT n FROM s)" | sed "s/(ARRAY\['stripe','github','shopify','slack'\])\[1 + n % 4\]/CASE n % 4 WHEN 0 THEN 'stripe' WHEN 1 THEN 'github' WHEN 2 THEN 'shopify' ELSE 'slack' END/")"
 }
@@ -136,7 +165,10 @@ fill_postgres() {
   psql "${pg_admin%/*}/$db" -q -c "$(fill_sql "generate_series(CAST(1 AS BIGINT), $rows) AS n")" \
     -c "$(processed_sql "(ARRAY['stripe','github','shopify','slack'])[1 + n % 4]" \
       "to_timestamp(($now - ($rows - n) * 2592) / 1000.0)" "generate_series(CAST(1 AS BIGINT), $rows) AS n")" \
-    -c "VACUUM ANALYZE delivery" -c "VACUUM ANALYZE processed_event" >/dev/null
+    -c "$(verdict_sql "(ARRAY['stripe','github','shopify','slack'])[1 + n % 4]" \
+      "decode(repeat('00', 32), 'hex')" "generate_series(CAST(1 AS BIGINT), $rows) AS n")" \
+    -c "VACUUM ANALYZE delivery" -c "VACUUM ANALYZE processed_event" \
+    -c "VACUUM ANALYZE request_verdict" >/dev/null
 }
 
 measure embedded "[store]

@@ -13,7 +13,20 @@ use crate::config::Settings;
 use crate::delivery::worker::Workers;
 use crate::http::{AppState, Fetcher};
 use crate::metrics::Metrics;
-use crate::store::Store;
+use crate::store::{Store, VerdictLog};
+
+/// How long a stopping receiver waits for the verdict log's last batch.
+const VERDICT_FLUSH: Duration = Duration::from_secs(5);
+
+/// How long the verdict log keeps an entry: the longest dedup window, so
+/// the log covers every request the dedup record still answers for.
+fn verdict_retention(settings: &Settings) -> Duration {
+    settings
+        .providers
+        .values()
+        .map(|p| p.window)
+        .fold(settings.dedup.window, Duration::max)
+}
 
 /// What a `serve` process runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -113,9 +126,24 @@ impl Application {
         let workers = workers.map(|w| tokio::spawn(w.run(stop_workers.clone())));
         let purge = tokio::spawn(purge_loop(store.clone()));
         let grace = settings.server.shutdown_timeout;
-        let state = AppState::new(Arc::new(settings), store, wake, metrics, fetcher);
+        let retention = verdict_retention(&settings);
+        let mut state = AppState::new(Arc::new(settings), store, wake, metrics, fetcher);
         let result = match listener {
-            Some(listener) => serve(state, listener, grace, &shutdown).await,
+            Some(listener) => {
+                let (log, writer) = VerdictLog::start(
+                    state.store.clone(),
+                    retention,
+                    state.metrics.verdict_log_dropped.clone(),
+                );
+                state.verdicts = Some(log);
+                let result = serve(state, listener, grace, &shutdown).await;
+                // The receiver's state is gone: the writer writes what is
+                // queued, then ends.
+                if tokio::time::timeout(VERDICT_FLUSH, writer).await.is_err() {
+                    tracing::warn!("verdict log not flushed in time; its queue is dropped");
+                }
+                result
+            }
             None => {
                 shutdown.cancelled().await;
                 Ok(())

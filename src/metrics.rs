@@ -53,6 +53,9 @@ pub struct Metrics {
     pub circuit_open: prometheus::IntGaugeVec,
     pending: IntGauge,
     dead: IntGauge,
+    /// Verdict log entries dropped: its queue was full, or a batch could
+    /// not be written (the log is an operator aid; nothing else is lost).
+    pub verdict_log_dropped: prometheus::IntCounter,
     /// The last hour of requests and delivery attempts per minute, for the
     /// console's overview (counted with `requests` and `deliveries`).
     pub recent: crate::console::Recent,
@@ -162,7 +165,16 @@ impl Metrics {
         registry
             .register(Box::new(circuit_open.clone()))
             .expect("registered once");
+        let verdict_log_dropped = prometheus::IntCounter::new(
+            "verdict_log_dropped_total",
+            "Verdict log entries dropped (queue full, or a batch not written)",
+        )
+        .expect("valid metric");
+        registry
+            .register(Box::new(verdict_log_dropped.clone()))
+            .expect("registered once");
         Metrics {
+            verdict_log_dropped,
             circuit_open,
             registry,
             requests,

@@ -1,6 +1,7 @@
 //! The web console in a real browser (issue 14): Debian's chromium, driven
 //! by playwright-core (`tests/browser/console.mjs`), signs in, sees a
-//! forged request counted on the overview, finds an event by ID, sees its
+//! forged request counted on the overview, lists the duplicates (the
+//! requests list filtered by outcome), finds an event by ID, sees its
 //! delivery attempt, replays dead letters (a selection, then all matching
 //! after the counted confirmation) and sees them delivered, checks the
 //! phone-width layout and keyboard reach, signs out and is refused; on
@@ -100,6 +101,9 @@ async fn a_person_signs_in_finds_an_event_replays_dead_letters_and_signs_out(bac
         assert_eq!(app.send_json(&w).await.0, 200);
         wait_until_dead(&app, id).await;
     }
+    // The first again: a duplicate, listed under Requests.
+    let again = Webhook::new("stripe", "acme", EVENTS[0], "invoice.paid", EVENTS[0]);
+    assert_eq!(app.send_json(&again).await.1["status"], "duplicate");
     // A forgery, counted on the overview (never stored).
     let mut forged = Webhook::new("stripe", "acme", "evt_forged", "invoice.paid", "x");
     forged.body.extend_from_slice(b" ");
@@ -125,6 +129,7 @@ async fn a_person_signs_in_finds_an_event_replays_dead_letters_and_signs_out(bac
         "sign-in",
         "overview",
         "events",
+        "requests",
         "event",
         "dead-letters",
         "replay-all",

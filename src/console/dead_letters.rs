@@ -49,7 +49,7 @@ pub async fn list(
         @if let Some(n) = done.replayed {
             p.notice role="status" { (n) " dead letters replayed." }
         }
-        (filters.form(BASE, false))
+        (filters.form(BASE, None))
         form method="post" action={ (BASE) "/replay" } {
             input type="hidden" name="csrf" value=(csrf);
             (table(&rows, true))

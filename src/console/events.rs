@@ -1,25 +1,25 @@
 //! The event list and the find-by-ID form.
 //!
 //! The list reads what the stores keep one record at a time: deliveries
-//! (one per event and handler, with every attempt), accepted critical
+//! (one per event and handler, with every attempt), verified requests with
+//! their verdict (the verdict log, `request_verdict`), accepted critical
 //! events (`processed_event`) and conflicts (`conflict_quarantine`); each
 //! newest first, filtered, one page at a time by keyset (`before` = the
-//! last ID shown). Events neither critical nor delivered, duplicates and
-//! rejected requests are not recorded one by one: they are found by ID
-//! (`/find`) or counted on the overview.
+//! last ID shown). Rejected requests are never stored: they are counted
+//! on the overview.
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use maud::{html, Markup};
 use serde::Deserialize;
 
-use super::filters::{Filters, PAGE};
+use super::filters::{Filters, OUTCOMES, PAGE, STATES};
 use super::page::{frame, respond, see_other, Failure};
 use super::session::Authed;
 use crate::http::{ApiError, AppState};
 use crate::lookup::EventRef;
 use crate::store::delivery::DeliveryView;
-use crate::store::listing::{EventListed, EventRecord};
+use crate::store::listing::{EventListed, EventRecord, VerdictListed};
 
 /// The page of one event, as a path with each part encoded.
 pub fn event_href(provider: &str, tenant: &str, event_id: &str) -> String {
@@ -107,6 +107,7 @@ pub fn pager(base: &str, filters: &Filters, ids: &[i64]) -> Markup {
 /// The lists, as the tabs name them: `list=` value, label, what it holds.
 const LISTS: &[(&str, &str, &str)] = &[
     ("deliveries", "Deliveries", "One row per event and handler, every state."),
+    ("requests", "Requests", "One row per verified request and its outcome (accepted, duplicate, conflict, replay), kept for the longest dedup window."),
     ("accepted", "Accepted critical events", "The events a provider's critical globs keep a processed_event row for."),
     ("conflicts", "Conflicts", "Requests that reused an event ID with another body (422): kept, never delivered; identical copies on one row."),
 ];
@@ -132,6 +133,28 @@ fn events_table(rows: &[EventListed], conflicts: bool) -> Markup {
     }
 }
 
+/// The verdict log as a table.
+fn requests_table(rows: &[VerdictListed]) -> Markup {
+    html! {
+        div.scroll { table {
+            thead { tr {
+                th { "Received" } th { "Provider / tenant" } th { "Event ID" } th { "Type" }
+                th { "Outcome" } th { "Bytes" } th { "Body SHA-256" }
+            } }
+            tbody { @for r in rows { tr {
+                td { time { (chrono::DateTime::from_timestamp_millis(r.received_ms).unwrap_or_default().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)) } }
+                td { (r.provider) " / " (r.tenant) }
+                td { a href=(event_href(&r.provider, &r.tenant, &r.event_id)) { (r.event_id) } }
+                td { (r.event_type) }
+                td { span class={ "badge " (r.verdict) } { (r.verdict) } }
+                td { (r.body_bytes) }
+                td { code title=(hex::encode(&r.body_sha256)) { (hex::encode(&r.body_sha256[..r.body_sha256.len().min(6)])) } }
+            } } }
+        } }
+        @if rows.is_empty() { p.muted { "Nothing matches." } }
+    }
+}
+
 /// `GET /console/events`.
 pub async fn list(
     auth: Authed,
@@ -146,6 +169,14 @@ pub async fn list(
             let ids = rows.iter().map(|d| d.id).collect::<Vec<_>>();
             (table(&rows, false), ids)
         }
+        "requests" => {
+            let rows = state
+                .store
+                .list_verdicts(&filters.to_verdict_filter()?)
+                .await?;
+            let ids = rows.iter().map(|r| r.id).collect::<Vec<_>>();
+            (requests_table(&rows), ids)
+        }
         "accepted" | "conflicts" => {
             let record = match which {
                 "accepted" => EventRecord::Accepted,
@@ -157,9 +188,11 @@ pub async fn list(
             (events_table(&rows, record == EventRecord::Conflict), ids)
         }
         _ => {
-            return Err(
-                ApiError::invalid("list", "expected deliveries, accepted or conflicts").into(),
+            return Err(ApiError::invalid(
+                "list",
+                "expected deliveries, requests, accepted or conflicts",
             )
+            .into())
         }
     };
     let content = html! {
@@ -172,8 +205,12 @@ pub async fn list(
             }
         }
         @for (list, _, what) in LISTS { @if *list == which { p.muted { (what) " Newest first." } } }
-        p.muted { "Not listed one by one: events that are neither critical nor delivered to a handler (find them by ID), duplicates and rejected requests (counted on the overview)." }
-        (filters.form("/console/events", which == "deliveries"))
+        p.muted { "Requests that fail verification are never stored: they are counted on the overview, by provider and code." }
+        (filters.form("/console/events", match which {
+            "deliveries" => Some(STATES),
+            "requests" => Some(OUTCOMES),
+            _ => None,
+        }))
         (rows)
         (pager("/console/events", &filters, &ids))
     };

@@ -1,5 +1,6 @@
 //! The filters the event list and the dead letters share: provider,
-//! tenant, handler, event ID, event type, delivery state and a time range,
+//! tenant, handler, event ID, event type, delivery state, a request's
+//! outcome and a time range,
 //! each parsed by [`crate::lookup`] before a store sees it; and the form
 //! that sets them.
 
@@ -10,7 +11,7 @@ use serde::Deserialize;
 use crate::ids::EventType;
 use crate::lookup::{DeadLetterFilters, InputError};
 use crate::store::delivery::{DeliveryFilter, DeliveryState};
-use crate::store::listing::EventFilter;
+use crate::store::listing::{EventFilter, RequestVerdict, VerdictFilter};
 
 /// Rows on one page.
 pub const PAGE: u32 = 50;
@@ -24,8 +25,10 @@ pub struct Filters {
     pub handler: Option<String>,
     pub event_id: Option<String>,
     pub event_type: Option<String>,
-    /// `pending`, `delivered` or `dead` (events only).
+    /// `pending`, `delivered` or `dead` (deliveries only).
     pub state: Option<String>,
+    /// `accepted`, `duplicate`, `conflict` or `replay` (requests only).
+    pub outcome: Option<String>,
     /// From this time (RFC 3339, or the `datetime-local` form, in UTC).
     pub since: Option<String>,
     /// Up to this time.
@@ -33,7 +36,8 @@ pub struct Filters {
     /// Keyset cursor: rows older than this ID.
     pub before: Option<i64>,
     /// Which record the event list reads: `deliveries` (default),
-    /// `accepted` (critical events) or `conflicts`.
+    /// `requests` (the verdict log), `accepted` (critical events) or
+    /// `conflicts`.
     pub list: Option<String>,
 }
 
@@ -47,6 +51,18 @@ const TEXT_FIELDS: &[&str] = &[
     "since",
     "until",
 ];
+
+/// The fields set with a select.
+const SELECTS: &[&str] = &["state", "outcome"];
+
+/// A select the form offers: its field and its values.
+pub type Select = (&'static str, &'static [&'static str]);
+
+/// The deliveries' state select.
+pub const STATES: Select = ("state", &["pending", "delivered", "dead"]);
+
+/// The requests' outcome select.
+pub const OUTCOMES: Select = ("outcome", &["accepted", "duplicate", "conflict", "replay"]);
 
 fn given(v: &Option<String>) -> Option<&str> {
     v.as_deref().map(str::trim).filter(|v| !v.is_empty())
@@ -79,6 +95,7 @@ impl Filters {
             event_id: get("event_id"),
             event_type: get("event_type"),
             state: get("state"),
+            outcome: get("outcome"),
             since: get("since"),
             until: get("until"),
             before: None,
@@ -94,6 +111,7 @@ impl Filters {
             "event_id" => &self.event_id,
             "event_type" => &self.event_type,
             "state" => &self.state,
+            "outcome" => &self.outcome,
             "since" => &self.since,
             _ => &self.until,
         })
@@ -101,6 +119,7 @@ impl Filters {
 
     /// The store's filter: newest first, one page from the cursor on.
     pub fn to_filter(&self) -> Result<DeliveryFilter, InputError> {
+        self.refuse(&["outcome"], "applies to the requests list only")?;
         let mut f = DeadLetterFilters::parse(
             self.text("provider"),
             self.text("tenant"),
@@ -138,18 +157,30 @@ impl Filters {
             .transpose()
     }
 
-    /// The filter of an accepted or conflicting events' list: newest
-    /// first, one page from the cursor on. Handler, state and time apply
-    /// to deliveries only: given here, they are refused, not ignored.
-    pub fn to_event_filter(&self) -> Result<EventFilter, InputError> {
-        for field in ["handler", "state", "since", "until"] {
-            if self.text(field).is_some() {
-                return Err(InputError {
-                    field,
-                    reason: "applies to the deliveries list only".into(),
-                });
-            }
+    /// Refuse these fields if given: they do not apply to this list.
+    fn refuse(&self, fields: &[&'static str], reason: &str) -> Result<(), InputError> {
+        match fields.iter().find(|f| self.text(f).is_some()) {
+            Some(field) => Err(InputError {
+                field,
+                reason: reason.into(),
+            }),
+            None => Ok(()),
         }
+    }
+
+    /// The filter of an accepted or conflicting events' list: newest
+    /// first, one page from the cursor on. Handler, state, outcome and
+    /// time do not apply there: given, they are refused, not ignored.
+    pub fn to_event_filter(&self) -> Result<EventFilter, InputError> {
+        self.refuse(
+            &["handler", "state", "since", "until"],
+            "applies to the deliveries and requests lists only",
+        )?;
+        self.refuse(&["outcome"], "applies to the requests list only")?;
+        self.event_part()
+    }
+
+    fn event_part(&self) -> Result<EventFilter, InputError> {
         let f = DeadLetterFilters::parse(
             self.text("provider"),
             self.text("tenant"),
@@ -166,18 +197,38 @@ impl Filters {
         })
     }
 
+    /// The filter of the requests' list (the verdict log): newest first,
+    /// one page from the cursor on; handler and state refused.
+    pub fn to_verdict_filter(&self) -> Result<VerdictFilter, InputError> {
+        self.refuse(&["handler", "state"], "applies to the deliveries list only")?;
+        Ok(VerdictFilter {
+            event: self.event_part()?,
+            verdict: self
+                .text("outcome")
+                .map(|v| {
+                    RequestVerdict::parse(v).ok_or_else(|| InputError {
+                        field: "outcome",
+                        reason: "expected accepted, duplicate, conflict or replay".into(),
+                    })
+                })
+                .transpose()?,
+            since_ms: self.text("since").map(|v| time("since", v)).transpose()?,
+            until_ms: self.text("until").map(|v| time("until", v)).transpose()?,
+        })
+    }
+
     /// Whether any filter is set (the cursor aside).
     pub fn is_empty(&self) -> bool {
         TEXT_FIELDS
             .iter()
-            .chain(&["state"])
+            .chain(SELECTS)
             .all(|n| self.text(n).is_none())
     }
 
     /// The query string of these filters, with `before` as the cursor.
     pub fn query(&self, before: Option<i64>) -> String {
         let mut q = form_urlencoded::Serializer::new(String::new());
-        for name in TEXT_FIELDS.iter().chain(&["state"]) {
+        for name in TEXT_FIELDS.iter().chain(SELECTS) {
             if let Some(v) = self.text(name) {
                 q.append_pair(name, v);
             }
@@ -194,7 +245,7 @@ impl Filters {
     /// The set filters as hidden fields (a confirmation's form).
     pub fn hidden(&self) -> Markup {
         html! {
-            @for name in TEXT_FIELDS.iter().chain(&["state"]) {
+            @for name in TEXT_FIELDS.iter().chain(SELECTS) {
                 @if let Some(v) = self.text(name) {
                     input type="hidden" name=(name) value=(v);
                 }
@@ -202,8 +253,9 @@ impl Filters {
         }
     }
 
-    /// The filter form (GET to `action`); `states` offers the state select.
-    pub fn form(&self, action: &str, states: bool) -> Markup {
+    /// The filter form (GET to `action`), with `select` if any (the
+    /// deliveries' state, the requests' outcome).
+    pub fn form(&self, action: &str, select: Option<Select>) -> Markup {
         html! {
             form.filters method="get" action=(action) aria-label="Filters" {
                 @if let Some(list) = given(&self.list) { input type="hidden" name="list" value=(list); }
@@ -215,12 +267,12 @@ impl Filters {
                             name=(name) value=(self.text(name).unwrap_or(""));
                     }
                 }
-                @if states {
-                    label { "state"
-                        select name="state" {
+                @if let Some((name, values)) = select {
+                    label { (name)
+                        select name=(name) {
                             option value="" { "any" }
-                            @for s in ["pending", "delivered", "dead"] {
-                                option value=(s) selected[self.text("state") == Some(s)] { (s) }
+                            @for v in values {
+                                option value=(v) selected[self.text(name) == Some(*v)] { (v) }
                             }
                         }
                     }

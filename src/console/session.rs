@@ -3,29 +3,32 @@
 //! `Max-Age`, `Secure` when the console is served over TLS or behind an
 //! `https` `server.public_url`).
 //!
-//! Sessions live in this process's memory: a map from a random 128-bit ID
-//! to its expiry and its CSRF token. The cookie carries the ID and an
-//! HMAC-SHA256 of it under a key drawn at start-up, so a forged or altered
-//! cookie is refused before the map is looked at. A restart signs every
-//! operator out, and each node of a cluster has its own sessions (sign in
-//! on the node you browse).
+//! Sessions live in the store (`console_session`: the SHA-256 of a random
+//! 128-bit ID, its CSRF token and its expiry), so every node sharing the
+//! store knows a session whichever node opened it, and a restart signs no
+//! one out. The cookie carries the ID and an HMAC-SHA256 of it under a key
+//! derived from `admin.token`, the same on every node: a forged or altered
+//! cookie is refused before the store is asked, and changing the token
+//! signs everyone out.
 //!
 //! Every POST carries the session's CSRF token in a hidden field, compared
 //! in constant time, and its `Origin`, when sent, must be this host.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
 
 use actix_web::dev::Payload;
 use actix_web::http::header;
 use actix_web::{web, FromRequest, HttpRequest};
 use hmac::{Mac, SimpleHmac};
-use sha2::Sha256;
+use secrecy::{ExposeSecret, SecretString};
+use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use super::page::Failure;
 use crate::http::AppState;
+use crate::store::{now_ms, Store, StoreError};
 
 /// The cookie's name.
 pub const COOKIE: &str = "hookline_console";
@@ -33,38 +36,37 @@ pub const COOKIE: &str = "hookline_console";
 /// How long a session lasts after sign-in.
 pub const SESSION_TTL: Duration = Duration::from_secs(8 * 3600);
 
-/// Sessions kept at most; past it the oldest goes (only token holders
-/// open sessions, so this bounds memory against a careless script).
-const MAX_SESSIONS: usize = 1000;
-
 type Id = [u8; 16];
 
 /// One signed-in operator.
 #[derive(Debug, Clone)]
 pub struct Session {
-    pub expires: Instant,
     /// Sent back in every form; checked on every POST.
     pub csrf: String,
 }
 
-/// Every open session of this process.
+/// The console's sessions: the cookies' key here, the sessions in the
+/// store.
 pub struct Sessions {
     key: [u8; 32],
-    open: Mutex<HashMap<Id, Session>>,
-}
-
-impl Default for Sessions {
-    fn default() -> Self {
-        Self::new()
-    }
 }
 
 impl Sessions {
-    pub fn new() -> Self {
-        Sessions {
-            key: rand::random(),
-            open: Mutex::new(HashMap::new()),
-        }
+    /// Cookies keyed by `admin_token`, so the nodes that share a token
+    /// accept each other's cookies (without one the console is off, and
+    /// the key is random).
+    pub fn new(admin_token: Option<&SecretString>) -> Self {
+        let key = match admin_token {
+            Some(token) => {
+                let mut mac =
+                    SimpleHmac::<Sha256>::new_from_slice(token.expose_secret().as_bytes())
+                        .expect("any key length");
+                mac.update(b"hookline console session cookie");
+                mac.finalize().into_bytes().into()
+            }
+            None => rand::random(),
+        };
+        Sessions { key }
     }
 
     fn mac(&self, id: &Id) -> SimpleHmac<Sha256> {
@@ -73,27 +75,25 @@ impl Sessions {
         mac
     }
 
-    /// Open a session; the cookie value that names it.
-    pub fn open(&self) -> String {
-        let id: Id = rand::random();
-        let session = Session {
-            expires: Instant::now() + SESSION_TTL,
-            csrf: hex::encode(rand::random::<[u8; 16]>()),
-        };
-        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        let now = Instant::now();
-        open.retain(|_, s| s.expires > now);
-        if open.len() >= MAX_SESSIONS {
-            if let Some(oldest) = open.iter().min_by_key(|(_, s)| s.expires).map(|(k, _)| *k) {
-                open.remove(&oldest);
-            }
-        }
-        open.insert(id, session);
+    /// The cookie value that names `id`.
+    fn sign(&self, id: &Id) -> String {
         format!(
             "{}.{}",
             hex::encode(id),
-            hex::encode(self.mac(&id).finalize().into_bytes())
+            hex::encode(self.mac(id).finalize().into_bytes())
         )
+    }
+
+    /// Open a session; the cookie value that names it.
+    pub async fn open(&self, store: &Store) -> Result<String, StoreError> {
+        let id: Id = rand::random();
+        let csrf = hex::encode(rand::random::<[u8; 16]>());
+        let now = now_ms();
+        let ttl = SESSION_TTL.as_millis() as i64;
+        store
+            .open_session(&Sha256::digest(id), &csrf, now + ttl, now)
+            .await?;
+        Ok(self.sign(&id))
     }
 
     /// The ID a cookie value names, if its signature holds.
@@ -107,26 +107,19 @@ impl Sessions {
     }
 
     /// The live session a cookie value names.
-    pub fn find(&self, cookie: &str) -> Option<Session> {
-        let id = self.id(cookie)?;
-        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        match open.get(&id) {
-            Some(s) if s.expires > Instant::now() => Some(s.clone()),
-            Some(_) => {
-                open.remove(&id);
-                None
-            }
-            None => None,
-        }
+    pub async fn find(&self, store: &Store, cookie: &str) -> Result<Option<Session>, StoreError> {
+        let Some(id) = self.id(cookie) else {
+            return Ok(None);
+        };
+        let csrf = store.find_session(&Sha256::digest(id), now_ms()).await?;
+        Ok(csrf.map(|csrf| Session { csrf }))
     }
 
     /// End the session a cookie value names.
-    pub fn close(&self, cookie: &str) {
-        if let Some(id) = self.id(cookie) {
-            self.open
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&id);
+    pub async fn close(&self, store: &Store, cookie: &str) -> Result<(), StoreError> {
+        match self.id(cookie) {
+            Some(id) => store.close_session(&Sha256::digest(id)).await,
+            None => Ok(()),
         }
     }
 }
@@ -172,14 +165,23 @@ pub struct Authed(pub Session);
 
 impl FromRequest for Authed {
     type Error = Failure;
-    type Future = std::future::Ready<Result<Self, Failure>>;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Failure>>>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let state = req
             .app_data::<web::Data<AppState>>()
-            .expect("the app carries its state");
-        let session = cookie_value(req).and_then(|c| state.console.find(&c));
-        std::future::ready(session.map(Authed).ok_or(Failure::SignIn))
+            .expect("the app carries its state")
+            .clone();
+        let cookie = cookie_value(req);
+        Box::pin(async move {
+            let Some(cookie) = cookie else {
+                return Err(Failure::SignIn);
+            };
+            match state.console.find(&state.store, &cookie).await? {
+                Some(session) => Ok(Authed(session)),
+                None => Err(Failure::SignIn),
+            }
+        })
     }
 }
 
@@ -230,18 +232,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_cookie_names_its_session_until_closed_and_forgeries_name_none() {
-        let sessions = Sessions::new();
-        let cookie = sessions.open();
-        assert!(sessions.find(&cookie).is_some());
-        let (id, sig) = cookie.split_once('.').unwrap();
-        let mut other = hex::decode(id).unwrap();
+    fn a_cookie_is_accepted_by_every_node_with_the_token_and_forgeries_by_none() {
+        let token = SecretString::from("console-admin-token-0123456789");
+        let (a, b) = (Sessions::new(Some(&token)), Sessions::new(Some(&token)));
+        let id: Id = rand::random();
+        let cookie = a.sign(&id);
+        assert_eq!(b.id(&cookie), Some(id), "another node, the same token");
+        let (hex_id, sig) = cookie.split_once('.').unwrap();
+        let mut other = hex::decode(hex_id).unwrap();
         other[0] ^= 1;
-        assert!(sessions
-            .find(&format!("{}.{sig}", hex::encode(other)))
-            .is_none());
-        assert!(Sessions::new().find(&cookie).is_none(), "another key");
-        sessions.close(&cookie);
-        assert!(sessions.find(&cookie).is_none());
+        assert_eq!(a.id(&format!("{}.{sig}", hex::encode(other))), None);
+        let rotated = SecretString::from("another-admin-token-0123456789");
+        assert_eq!(Sessions::new(Some(&rotated)).id(&cookie), None);
+        assert_eq!(Sessions::new(None).id(&cookie), None);
     }
 }

@@ -28,8 +28,11 @@ fn sign_in_page(refused: bool) -> Markup {
 
 /// `GET /console/sign-in`; a signed-in operator goes to the overview.
 pub async fn form(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
-    if cookie_value(&req).is_some_and(|c| state.console.find(&c).is_some()) {
-        return see_other("/console");
+    if let Some(c) = cookie_value(&req) {
+        // A store failure here just shows the form.
+        if let Ok(Some(_)) = state.console.find(&state.store, &c).await {
+            return see_other("/console");
+        }
     }
     respond(StatusCode::OK, sign_in_page(false))
 }
@@ -50,7 +53,7 @@ pub async fn sign_in(
         tracing::warn!("console sign-in refused");
         return Ok(respond(StatusCode::UNAUTHORIZED, sign_in_page(true)));
     }
-    let cookie = state.console.open();
+    let cookie = state.console.open(&state.store).await?;
     tracing::info!("console sign-in");
     Ok(HttpResponse::SeeOther()
         .insert_header((header::LOCATION, "/console"))
@@ -68,7 +71,7 @@ pub async fn sign_out(
 ) -> Result<HttpResponse, Failure> {
     super::session::checked_form(&req, &auth.0, &body)?;
     if let Some(cookie) = cookie_value(&req) {
-        state.console.close(&cookie);
+        state.console.close(&state.store, &cookie).await?;
     }
     Ok(HttpResponse::SeeOther()
         .insert_header((header::LOCATION, "/console/sign-in"))

@@ -67,6 +67,8 @@ pub struct AppState {
     pub console: crate::console::Sessions,
     /// Fetches signing certificates (cached) and confirmation URLs.
     pub fetcher: Fetcher,
+    /// Where verified requests' verdicts go (the console's event list).
+    pub verdicts: Option<crate::store::VerdictLog>,
 }
 
 impl AppState {
@@ -84,12 +86,13 @@ impl AppState {
                 .map(|c| CaptureWriter::new(c.dir.clone())),
             budget: BufferBudget::new(settings.server.max_buffered_bytes),
             rates: RateLimits::new(&settings),
+            console: crate::console::Sessions::new(settings.admin.token.as_ref()),
             fetcher,
             settings,
             store,
             wake,
             metrics,
-            console: crate::console::Sessions::new(),
+            verdicts: None,
         }
     }
 

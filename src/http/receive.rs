@@ -13,7 +13,8 @@ use super::AppState;
 use crate::config::{AckMode, Provider};
 use crate::provider::VerifiedWebhook;
 use crate::store::delivery::{DeliveryFilter, DeliveryState};
-use crate::store::{ClaimOutcome, CommitOutcome, RecordOutcome, Store};
+use crate::store::listing::{RequestVerdict, VerdictEntry};
+use crate::store::{now_ms, ClaimOutcome, CommitOutcome, RecordOutcome, Store};
 
 /// How often `ack = "handlers"` looks at the deliveries while it waits.
 const ACK_POLL: Duration = Duration::from_millis(20);
@@ -22,6 +23,8 @@ const ACK_POLL: Duration = Duration::from_millis(20);
 pub(super) struct Accepted {
     pub ev: VerifiedWebhook,
     pub duplicate: bool,
+    /// Its body was accepted under another event ID (answered duplicate).
+    pub replay: bool,
 }
 
 #[derive(Serialize)]
@@ -58,12 +61,55 @@ impl Accepted {
 }
 
 fn accepted(ev: VerifiedWebhook, duplicate: bool) -> Result<Accepted, ApiError> {
-    Ok(Accepted { ev, duplicate })
+    Ok(Accepted {
+        ev,
+        duplicate,
+        replay: false,
+    })
+}
+
+/// [`decide`], and its verdict handed to the verdict log: accepted,
+/// duplicate, replay or conflict. Other answers (`in_progress`, a store
+/// failure) decided nothing about the event and are only counted.
+pub(super) async fn accept(
+    req: &HttpRequest,
+    state: &AppState,
+    provider: &Arc<Provider>,
+    ev: VerifiedWebhook,
+) -> Result<Accepted, ApiError> {
+    let Some(log) = &state.verdicts else {
+        return decide(req, state, provider, ev).await;
+    };
+    // Taken before the event moves on; written only if a verdict comes.
+    let entry = VerdictEntry {
+        provider: ev.provider_name().to_owned(),
+        tenant: ev.tenant().to_string(),
+        event_id: ev.event_id().to_string(),
+        event_type: ev.event_type().to_string(),
+        verdict: RequestVerdict::Conflict,
+        body_sha256: ev.body_sha256().to_vec(),
+        body_bytes: ev.body().len() as i64,
+        received_ms: now_ms(),
+    };
+    let result = decide(req, state, provider, ev).await;
+    match &result {
+        Ok(a) => log.record(VerdictEntry {
+            verdict: match (a.replay, a.duplicate) {
+                (true, _) => RequestVerdict::Replay,
+                (false, true) => RequestVerdict::Duplicate,
+                (false, false) => RequestVerdict::Accepted,
+            },
+            ..entry
+        }),
+        Err(ApiError::Conflict) => log.record(entry),
+        Err(_) => {}
+    }
+    result
 }
 
 /// Capture, claim, record (waiting for the handlers under `ack =
 /// "handlers"`), complete.
-pub(super) async fn accept(
+async fn decide(
     req: &HttpRequest,
     state: &AppState,
     provider: &Arc<Provider>,
@@ -187,7 +233,11 @@ fn replayed(ev: VerifiedWebhook) -> Result<Accepted, ApiError> {
         event_id = ev.event_id().as_str(),
         "body already accepted under another event ID; answered duplicate"
     );
-    accepted(ev, true)
+    Ok(Accepted {
+        ev,
+        duplicate: true,
+        replay: true,
+    })
 }
 
 /// `ack = "handlers"`: record the deliveries, wake the workers, and wait

@@ -11,7 +11,9 @@ use super::delivery::{
     AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
     QueueDepth,
 };
-use super::listing::{EventFilter, EventListed, EventRecord};
+use super::listing::{
+    EventFilter, EventListed, EventRecord, VerdictEntry, VerdictFilter, VerdictListed,
+};
 use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
     QuarantinedCopy, RecordOutcome,
@@ -171,6 +173,53 @@ impl Store {
         filter: &EventFilter,
     ) -> Result<Vec<EventListed>, StoreError> {
         self.bounded("list", self.ingest.list_events(record, filter))
+            .await
+    }
+
+    pub async fn log_verdicts(&self, entries: &[VerdictEntry]) -> Result<(), StoreError> {
+        self.bounded("verdict log", self.ingest.log_verdicts(entries))
+            .await
+    }
+
+    pub async fn list_verdicts(
+        &self,
+        filter: &VerdictFilter,
+    ) -> Result<Vec<VerdictListed>, StoreError> {
+        self.bounded("list", self.ingest.list_verdicts(filter))
+            .await
+    }
+
+    pub async fn prune_verdicts(&self, before_ms: i64) -> Result<u64, StoreError> {
+        self.bounded("verdict prune", self.ingest.prune_verdicts(before_ms))
+            .await
+    }
+
+    pub async fn open_session(
+        &self,
+        id_sha256: &[u8],
+        csrf: &str,
+        expires_ms: i64,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.bounded(
+            "session",
+            self.ingest
+                .open_session(id_sha256, csrf, expires_ms, now_ms),
+        )
+        .await
+    }
+
+    pub async fn find_session(
+        &self,
+        id_sha256: &[u8],
+        now_ms: i64,
+    ) -> Result<Option<String>, StoreError> {
+        self.bounded("session", self.ingest.find_session(id_sha256, now_ms))
+            .await
+    }
+
+    pub async fn close_session(&self, id_sha256: &[u8]) -> Result<(), StoreError> {
+        self.bounded("session", self.ingest.close_session(id_sha256))
             .await
     }
 

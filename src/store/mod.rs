@@ -9,6 +9,9 @@
 //! - `redis/` + `postgres/`, combined by [`RedisPg`]: dedup keys in Redis,
 //!   the record and the queue in PostgreSQL.
 //!
+//! The verdict log (`verdict_log`) writes each verified request's verdict
+//! in batches, off the request path.
+//!
 //! `sql/` holds what PostgreSQL and SQLite share, so each backend keeps
 //! apart only what its dialect forces.
 
@@ -27,6 +30,7 @@ pub mod retry;
 mod sql;
 mod traits;
 mod types;
+mod verdict_log;
 
 pub use self::embedded::{EmbeddedOptions, EmbeddedStore};
 pub use self::error::{BoxError, Chain, OpenError, StoreError};
@@ -40,3 +44,4 @@ pub use self::types::{
     now_ms, ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken,
     ProcessedEvent, QuarantinedCopy, RecordOutcome,
 };
+pub use self::verdict_log::VerdictLog;

@@ -11,7 +11,9 @@ use std::time::Duration;
 use async_trait::async_trait;
 use secrecy::SecretString;
 
-use super::listing::{EventFilter, EventListed, EventRecord};
+use super::listing::{
+    EventFilter, EventListed, EventRecord, VerdictEntry, VerdictFilter, VerdictListed,
+};
 use super::postgres::{PgStore, Recorded};
 use super::redis::{short_digest, RedisDedup, DIGEST_LEN};
 use super::types::{
@@ -182,6 +184,46 @@ impl IngestStore for RedisPg {
         filter: &EventFilter,
     ) -> Result<Vec<EventListed>, StoreError> {
         self.pg.tables().list_events(record, filter).await
+    }
+
+    async fn log_verdicts(&self, entries: &[VerdictEntry]) -> Result<(), StoreError> {
+        self.pg.tables().log_verdicts(entries).await
+    }
+
+    async fn list_verdicts(
+        &self,
+        filter: &VerdictFilter,
+    ) -> Result<Vec<VerdictListed>, StoreError> {
+        self.pg.tables().list_verdicts(filter).await
+    }
+
+    async fn prune_verdicts(&self, before_ms: i64) -> Result<u64, StoreError> {
+        self.pg.tables().prune_verdicts(before_ms).await
+    }
+
+    async fn open_session(
+        &self,
+        id_sha256: &[u8],
+        csrf: &str,
+        expires_ms: i64,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.pg
+            .tables()
+            .open_session(id_sha256, csrf, expires_ms, now_ms)
+            .await
+    }
+
+    async fn find_session(
+        &self,
+        id_sha256: &[u8],
+        now_ms: i64,
+    ) -> Result<Option<String>, StoreError> {
+        self.pg.tables().find_session(id_sha256, now_ms).await
+    }
+
+    async fn close_session(&self, id_sha256: &[u8]) -> Result<(), StoreError> {
+        self.pg.tables().close_session(id_sha256).await
     }
 
     async fn handshake_secret(

@@ -16,7 +16,9 @@ use super::delivery::{
     AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
     QueueDepth,
 };
-use super::listing::{EventFilter, EventListed, EventRecord};
+use super::listing::{
+    EventFilter, EventListed, EventRecord, VerdictEntry, VerdictFilter, VerdictListed,
+};
 use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
     QuarantinedCopy, RecordOutcome,
@@ -97,6 +99,36 @@ pub trait IngestStore: Send + Sync + Debug {
         record: EventRecord,
         filter: &EventFilter,
     ) -> Result<Vec<EventListed>, StoreError>;
+
+    /// Append verified requests' verdicts to the verdict log (a batch).
+    async fn log_verdicts(&self, entries: &[VerdictEntry]) -> Result<(), StoreError>;
+
+    /// Verdicts matching `filter`, newest first.
+    async fn list_verdicts(&self, filter: &VerdictFilter)
+        -> Result<Vec<VerdictListed>, StoreError>;
+
+    /// Drop at most [`super::listing::PRUNE_CHUNK`] verdicts received
+    /// before `before_ms`; how many went.
+    async fn prune_verdicts(&self, before_ms: i64) -> Result<u64, StoreError>;
+
+    /// Keep a console session (by its ID's SHA-256) until `expires_ms`.
+    async fn open_session(
+        &self,
+        id_sha256: &[u8],
+        csrf: &str,
+        expires_ms: i64,
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
+
+    /// The CSRF token of a session live at `now_ms`.
+    async fn find_session(
+        &self,
+        id_sha256: &[u8],
+        now_ms: i64,
+    ) -> Result<Option<String>, StoreError>;
+
+    /// End a session.
+    async fn close_session(&self, id_sha256: &[u8]) -> Result<(), StoreError>;
 
     /// The secret a handshake handed over for this provider and tenant.
     async fn handshake_secret(

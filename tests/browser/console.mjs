@@ -1,6 +1,7 @@
 // The hookline console, used as a person would, in Debian's chromium driven
 // by playwright-core. Run by tests/console_browser.rs, which starts hookline
-// with a handler that refused two events (now dead letters) and passes:
+// with a handler that refused two events (now dead letters), the first one
+// also sent a second time (a duplicate), and passes:
 //   CONSOLE_URL     the receiver's base URL
 //   CONSOLE_TOKEN   admin.token
 //   EVENT_IDS       the two dead events' IDs, comma-separated (stripe/acme)
@@ -77,6 +78,22 @@ try {
   await find.getByRole("button", { name: "Find" }).click();
   await expectText("h1", first);
 
+  step = "list the duplicates: the requests list, filtered by outcome";
+  await page.getByRole("link", { name: "Events" }).click();
+  await page.getByRole("navigation", { name: "Lists" }).getByRole("link", { name: "Requests" }).click();
+  await expectText("h1", "Events");
+  const filters = page.getByRole("form", { name: "Filters" });
+  await filters.getByLabel("outcome").selectOption("duplicate");
+  await filters.getByRole("button", { name: "Filter" }).click();
+  await page.waitForURL(/outcome=duplicate/);
+  const dupRow = page.locator("tbody tr", { hasText: first });
+  await dupRow.locator(".badge.duplicate").waitFor();
+  if ((await page.locator("tbody tr").count()) !== 1) throw new Error("not only the one duplicate");
+  if (await page.locator("tbody tr", { hasText: second }).count()) throw new Error(`${second} is not a duplicate`);
+  await shot("requests");
+  await dupRow.getByRole("link", { name: first }).click();
+  await expectText("h1", first);
+
   step = "see a delivery attempt";
   await expectText("tr.attempt td", "400");
   await expectText(".badge", "dead");
@@ -130,7 +147,7 @@ try {
   step = "a phone-width screen: no page wider than the screen";
   await page.setViewportSize({ width: 390, height: 844 });
   const eventPage = page.url();
-  for (const path of ["/console", "/console/events", "/console/dead-letters", "/console/events?list=accepted"]) {
+  for (const path of ["/console", "/console/events", "/console/dead-letters", "/console/events?list=accepted", "/console/events?list=requests"]) {
     await page.goto(`${base}${path}`);
     const over = await tooWide();
     if (over) throw new Error(`${path} is ${over}`);

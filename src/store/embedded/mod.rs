@@ -23,7 +23,9 @@ use super::delivery::{
     AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
     QueueDepth,
 };
-use super::listing::{EventFilter, EventListed, EventRecord};
+use super::listing::{
+    EventFilter, EventListed, EventRecord, VerdictEntry, VerdictFilter, VerdictListed,
+};
 use super::sql::Tables;
 use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
@@ -156,6 +158,45 @@ impl IngestStore for EmbeddedStore {
         filter: &EventFilter,
     ) -> Result<Vec<EventListed>, StoreError> {
         self.tables.list_events(record, filter).await
+    }
+
+    async fn log_verdicts(&self, entries: &[VerdictEntry]) -> Result<(), StoreError> {
+        self.tables.log_verdicts(entries).await
+    }
+
+    async fn list_verdicts(
+        &self,
+        filter: &VerdictFilter,
+    ) -> Result<Vec<VerdictListed>, StoreError> {
+        self.tables.list_verdicts(filter).await
+    }
+
+    async fn prune_verdicts(&self, before_ms: i64) -> Result<u64, StoreError> {
+        self.tables.prune_verdicts(before_ms).await
+    }
+
+    async fn open_session(
+        &self,
+        id_sha256: &[u8],
+        csrf: &str,
+        expires_ms: i64,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.tables
+            .open_session(id_sha256, csrf, expires_ms, now_ms)
+            .await
+    }
+
+    async fn find_session(
+        &self,
+        id_sha256: &[u8],
+        now_ms: i64,
+    ) -> Result<Option<String>, StoreError> {
+        self.tables.find_session(id_sha256, now_ms).await
+    }
+
+    async fn close_session(&self, id_sha256: &[u8]) -> Result<(), StoreError> {
+        self.tables.close_session(id_sha256).await
     }
 
     async fn handshake_secret(

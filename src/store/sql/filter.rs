@@ -2,7 +2,7 @@
 //! numbered from 1, and the values they bind, in order.
 
 use crate::store::delivery::DeliveryFilter;
-use crate::store::listing::EventFilter;
+use crate::store::listing::{EventFilter, VerdictFilter};
 
 /// A value a filter binds.
 pub(crate) enum Param<'a> {
@@ -81,6 +81,27 @@ pub(crate) fn deliveries(f: &DeliveryFilter) -> (String, Vec<Param<'_>>) {
 
 /// An event filter on `processed_event` or `conflict_quarantine`.
 pub(crate) fn events(f: &EventFilter) -> (String, Vec<Param<'_>>) {
+    conditions(event_params(f))
+}
+
+/// A verdict filter on `request_verdict`.
+pub(crate) fn verdicts(f: &VerdictFilter) -> (String, Vec<Param<'_>>) {
+    let mut params = event_params(&f.event);
+    if let Some(v) = f.verdict {
+        params.push(("verdict =", Param::Text(v.as_str())));
+    }
+    for (col, v) in [
+        ("received_ms >=", f.since_ms),
+        ("received_ms <", f.until_ms),
+    ] {
+        if let Some(v) = v {
+            params.push((col, Param::Int(v)));
+        }
+    }
+    conditions(params)
+}
+
+fn event_params(f: &EventFilter) -> Vec<(&'static str, Param<'_>)> {
     let mut params = Vec::new();
     texts(
         &mut params,
@@ -94,5 +115,5 @@ pub(crate) fn events(f: &EventFilter) -> (String, Vec<Param<'_>>) {
     if let Some(before) = f.before_id {
         params.push(("id <", Param::Int(before)));
     }
-    conditions(params)
+    params
 }

@@ -11,6 +11,8 @@ mod filter;
 mod handshakes;
 mod ledger;
 mod queue;
+mod sessions;
+mod verdicts;
 
 pub(crate) use ledger::{other_body, OtherBody};
 

@@ -130,17 +130,24 @@ impl Application {
         let mut state = AppState::new(Arc::new(settings), store, wake, metrics, fetcher);
         let result = match listener {
             Some(listener) => {
-                let (log, writer) = VerdictLog::start(
-                    state.store.clone(),
-                    retention,
-                    state.metrics.verdict_log_dropped.clone(),
-                );
-                state.verdicts = Some(log);
+                // The verdict log has one reader, the console, which needs
+                // `admin.token`: without one, nothing is written.
+                let writer = state.settings.admin.token.is_some().then(|| {
+                    let (log, writer) = VerdictLog::start(
+                        state.store.clone(),
+                        retention,
+                        state.metrics.verdict_log_dropped.clone(),
+                    );
+                    state.verdicts = Some(log);
+                    writer
+                });
                 let result = serve(state, listener, grace, &shutdown).await;
                 // The receiver's state is gone: the writer writes what is
                 // queued, then ends.
-                if tokio::time::timeout(VERDICT_FLUSH, writer).await.is_err() {
-                    tracing::warn!("verdict log not flushed in time; its queue is dropped");
+                if let Some(writer) = writer {
+                    if tokio::time::timeout(VERDICT_FLUSH, writer).await.is_err() {
+                        tracing::warn!("verdict log not flushed in time; its queue is dropped");
+                    }
                 }
                 result
             }

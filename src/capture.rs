@@ -84,7 +84,7 @@ impl CaptureWriter {
             tenant: ev.tenant().to_string(),
             method: req.method().to_string(),
             path: req.path().to_owned(),
-            query: req.query_string().to_owned(),
+            query: redact_query(req.query_string(), def.secret_query_params()),
             headers,
             body_base64: BASE64.encode(ev.body()),
             received_at: chrono::Utc::now().to_rfc3339(),
@@ -212,4 +212,21 @@ pub fn collect_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
         walk(p, &mut out)?;
     }
     Ok(out)
+}
+
+/// `query` with the value of every parameter in `secret` replaced by
+/// [`REDACTED`] (a `query-token` scheme's token); unchanged otherwise.
+fn redact_query(query: &str, secret: &[String]) -> String {
+    if secret.is_empty() {
+        return query.to_owned();
+    }
+    let mut out = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in form_urlencoded::parse(query.as_bytes()) {
+        if secret.iter().any(|s| *s == k) {
+            out.append_pair(&k, REDACTED);
+        } else {
+            out.append_pair(&k, &v);
+        }
+    }
+    out.finish()
 }

@@ -26,6 +26,7 @@
 //! answering ([`HandshakeAnswer::confirm`], SNS's `SubscribeURL`).
 
 mod discord;
+mod event_grid;
 mod form_ping;
 mod head_ok;
 mod hook_secret;
@@ -33,6 +34,7 @@ mod hub_challenge;
 mod okta;
 mod query_echo;
 mod slack;
+mod smartsheet;
 mod sns;
 mod twitch;
 mod twitter_crc;
@@ -90,6 +92,13 @@ pub enum Handshake {
     /// An unsigned form POST of one field answered with an empty 200
     /// (WooCommerce's `webhook_id=` ping).
     FormPing(form_ping::FormPing),
+    /// Smartsheet's `Smartsheet-Hook-Challenge`, echoed in the
+    /// `Smartsheet-Hook-Response` header and as `smartsheetHookResponse`.
+    SmartsheetVerification(smartsheet::SmartsheetVerification),
+    /// Azure Event Grid's `SubscriptionValidationEvent` (answered with its
+    /// `validationCode`) and CloudEvents `OPTIONS` abuse protection, once
+    /// the request's token verified.
+    EventGridValidation(event_grid::EventGridValidation),
 }
 
 impl Handshake {
@@ -108,6 +117,8 @@ impl Handshake {
             Handshake::HookSecret(h) => h,
             Handshake::SnsSubscription(h) => h,
             Handshake::FormPing(h) => h,
+            Handshake::SmartsheetVerification(h) => h,
+            Handshake::EventGridValidation(h) => h,
         }
     }
 

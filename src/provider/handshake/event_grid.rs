@@ -17,7 +17,7 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 
-use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, Stage};
+use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, Stage, SampleRequest};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// The `eventType` of the validation event.
@@ -57,6 +57,22 @@ impl HandshakeKind for EventGridValidation {
 
     fn methods(&self) -> &'static [&'static str] {
         &["OPTIONS"]
+    }
+
+    /// The Event Grid schema's validation event; the CloudEvents `OPTIONS`
+    /// is the same check without a code.
+    fn sample(&self, challenge: &str, _verify_token: Option<&str>) -> Option<SampleRequest> {
+        let body = serde_json::json!([{
+            "id": "2d1781af-3a4c-4d7c-bd0c-e34b19da4e66",
+            "topic": "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg",
+            "subject": "",
+            "data": { "validationCode": challenge },
+            "eventType": VALIDATION_EVENT,
+            "eventTime": "2023-11-14T22:13:18.000Z",
+            "metadataVersion": "1",
+            "dataVersion": "1",
+        }]);
+        Some(SampleRequest::json(&body).with_header("aeg-event-type", "SubscriptionValidation"))
     }
 
     fn answer(

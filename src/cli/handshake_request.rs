@@ -54,10 +54,15 @@ pub(super) fn print(args: RequestArgs, defs: &Definitions) -> anyhow::Result<i32
         Some(path) => from_config(path, &name, &tenant)?,
         None => {
             let def = defs.get(&name).ok_or_else(|| {
-                anyhow::anyhow!("unknown provider kind {name:?} (`hookline providers list` names them)")
+                anyhow::anyhow!(
+                    "unknown provider kind {name:?} (`hookline providers list` names them)"
+                )
             })?;
             let key = own_key(def, &args)?;
-            let token = args.verify_token.as_ref().map(|t| t.expose_secret().to_owned());
+            let token = args
+                .verify_token
+                .as_ref()
+                .map(|t| t.expose_secret().to_owned());
             (ProviderDef::clone(def), key, token)
         }
     };
@@ -108,7 +113,10 @@ pub(super) fn print(args: RequestArgs, defs: &Definitions) -> anyhow::Result<i32
             Err(e) => anyhow::bail!("cannot sign for {name}: {e}"),
         }
     }
-    println!("{}", curl(req.method, url.as_str(), &req.headers, &req.body));
+    println!(
+        "{}",
+        curl(req.method, url.as_str(), &req.headers, &req.body)
+    );
     Ok(0)
 }
 
@@ -128,7 +136,10 @@ fn from_config(
         .tenants
         .get(tenant)
         .ok_or_else(|| anyhow::anyhow!("no tenant {tenant:?} of {name:?} in {}", path.display()))?;
-    let token = t.verify_token.as_ref().map(|v| v.expose_secret().to_owned());
+    let token = t
+        .verify_token
+        .as_ref()
+        .map(|v| v.expose_secret().to_owned());
     let def = (**provider.def).clone();
     // The first secret as configured (secrets, then secrets_env), decoded
     // the way the receiver decodes it.
@@ -177,7 +188,10 @@ fn curl(method: &str, url: &str, headers: &[(String, String)], body: &[u8]) -> S
         line.extend(["-H".into(), quote(&format!("{name}: {value}"))]);
     }
     if !body.is_empty() {
-        line.extend(["--data-binary".into(), quote(&String::from_utf8_lossy(body))]);
+        line.extend([
+            "--data-binary".into(),
+            quote(&String::from_utf8_lossy(body)),
+        ]);
     }
     line.join(" ")
 }

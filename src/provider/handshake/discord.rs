@@ -13,7 +13,7 @@
 use bytes::Bytes;
 use serde::Deserialize;
 
-use super::{Credentials, HandshakeAnswer, HandshakeKind, Stage, SampleRequest};
+use super::{Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// No parameters.

@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 
-use super::{Credentials, HandshakeAnswer, HandshakeKind, Stage, SampleRequest};
+use super::{Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// No parameters.

@@ -9,7 +9,9 @@ use secrecy::ExposeSecret;
 use serde::Deserialize;
 use subtle::ConstantTimeEq;
 
-use super::{echoable, query_param, Credentials, HandshakeAnswer, HandshakeKind, Stage, SampleRequest};
+use super::{
+    echoable, query_param, Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage,
+};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// No parameters: the proof is the tenant's `verify_token`.

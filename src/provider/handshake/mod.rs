@@ -234,7 +234,11 @@ impl SampleRequest {
 impl Handshake {
     /// The request [`HandshakeKind::sample`] describes, and whether it is
     /// answered only once signed.
-    pub fn sample(&self, challenge: &str, verify_token: Option<&str>) -> Option<(SampleRequest, bool)> {
+    pub fn sample(
+        &self,
+        challenge: &str,
+        verify_token: Option<&str>,
+    ) -> Option<(SampleRequest, bool)> {
         let kind = self.kind();
         let req = kind.sample(challenge, verify_token)?;
         Some((req, kind.stage() == Stage::Signed))

@@ -7,7 +7,7 @@
 
 use serde::Deserialize;
 
-use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, Stage, SampleRequest};
+use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// No parameters.
@@ -29,7 +29,9 @@ impl HandshakeKind for OktaVerification {
     }
 
     fn sample(&self, challenge: &str, _verify_token: Option<&str>) -> Option<SampleRequest> {
-        Some(SampleRequest::bare("GET", &[]).with_header("X-Okta-Verification-Challenge", challenge))
+        Some(
+            SampleRequest::bare("GET", &[]).with_header("X-Okta-Verification-Challenge", challenge),
+        )
     }
 
     fn answer(

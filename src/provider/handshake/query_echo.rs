@@ -13,7 +13,9 @@
 
 use serde::Deserialize;
 
-use super::{echoable, query_param, Credentials, HandshakeAnswer, HandshakeKind, Stage, SampleRequest};
+use super::{
+    echoable, query_param, Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage,
+};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// Which request carries the parameter.

@@ -14,7 +14,7 @@
 
 use serde::Deserialize;
 
-use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, Stage, SampleRequest};
+use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// The request header that carries the challenge.
@@ -37,7 +37,8 @@ impl HandshakeKind for SmartsheetVerification {
     }
 
     fn sample(&self, challenge: &str, _verify_token: Option<&str>) -> Option<SampleRequest> {
-        let body = serde_json::json!({ "challenge": challenge, "webhookId": 2_674_017_481_058_180_u64 });
+        let body =
+            serde_json::json!({ "challenge": challenge, "webhookId": 2_674_017_481_058_180_u64 });
         Some(SampleRequest::json(&body).with_header(CHALLENGE_HEADER, challenge))
     }
 

@@ -6,7 +6,7 @@
 
 use serde::Deserialize;
 
-use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, Stage, SampleRequest};
+use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// No parameters.
@@ -33,7 +33,10 @@ impl HandshakeKind for TwitchCallbackVerification {
             "challenge": challenge,
             "subscription": { "type": "channel.follow", "version": "2", "status": "webhook_callback_verification_pending" },
         }));
-        Some(req.with_header("Twitch-Eventsub-Message-Type", "webhook_callback_verification"))
+        Some(req.with_header(
+            "Twitch-Eventsub-Message-Type",
+            "webhook_callback_verification",
+        ))
     }
 
     fn answer(

@@ -230,3 +230,20 @@ fn redact_query(query: &str, secret: &[String]) -> String {
     }
     out.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{redact_query, REDACTED};
+
+    #[test]
+    fn a_query_token_is_stored_redacted() {
+        let secret = ["code".to_owned()];
+        let got = redact_query("a=1&code=s3cret&b=x%20y", &secret);
+        assert!(!got.contains("s3cret"), "{got}");
+        assert!(
+            got.contains(&format!("code={REDACTED}")) && got.contains("a=1"),
+            "{got}"
+        );
+        assert_eq!(redact_query("code=s3cret", &[]), "code=s3cret");
+    }
+}

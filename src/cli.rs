@@ -2,6 +2,7 @@
 //! error, 2 usage error.
 
 mod args;
+mod handshake_request;
 mod operate;
 
 use std::io::{Read, Write};
@@ -11,7 +12,7 @@ use clap::{Parser, Subcommand};
 use secrecy::{ExposeSecret, SecretString};
 
 use self::args::ConfigArg;
-use self::operate::{DeadLetters, Events, Handshake};
+use self::operate::{DeadLetters, Events, HandshakeCmd};
 use crate::app::{Application, Role};
 use crate::config;
 use crate::provider::{sender_headers, Definitions};
@@ -101,9 +102,10 @@ enum Command {
     /// Look up an event and its deliveries, or deliver it again.
     #[command(subcommand)]
     Events(Events),
-    /// Re-arm a provider handshake that stores a secret (Asana).
-    #[command(subcommand)]
-    Handshake(Handshake),
+    /// Print the request a provider's handshake sends, as a curl command
+    /// (`hookline handshake KIND`), or re-arm a handshake that stores a
+    /// secret (`hookline handshake reset`, Asana).
+    Handshake(HandshakeCmd),
     /// Replay capture files (or directories of them) against a receiver.
     Replay {
         /// Capture files or directories.

@@ -118,7 +118,22 @@ pub(super) enum Handshake {
     },
 }
 
-pub(super) async fn handshake(cmd: Handshake) -> anyhow::Result<i32> {
+/// `hookline handshake KIND ...` prints a provider's handshake request;
+/// `hookline handshake reset ...` forgets a stored handshake secret.
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub(super) struct HandshakeCmd {
+    #[command(subcommand)]
+    pub action: Option<Handshake>,
+    #[command(flatten)]
+    pub request: super::handshake_request::RequestArgs,
+}
+
+pub(super) async fn handshake(cmd: HandshakeCmd) -> anyhow::Result<i32> {
+    let Some(cmd) = cmd.action else {
+        let defs = super::definitions(cmd.request.providers_dir.clone())?;
+        return super::handshake_request::print(cmd.request, &defs);
+    };
     match cmd {
         Handshake::Reset {
             config,

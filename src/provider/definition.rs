@@ -158,6 +158,11 @@ impl ProviderDef {
         self.signature.family().secret_headers()
     }
 
+    /// Query parameters whose value is the secret (`query-token`).
+    pub fn secret_query_params(&self) -> &[String] {
+        self.signature.family().secret_query_params()
+    }
+
     /// The header of the message ID the signature covers, which a
     /// re-signed replay keeps.
     pub fn signed_id_header(&self) -> Option<&HeaderNames> {

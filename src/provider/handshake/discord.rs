@@ -13,7 +13,7 @@
 use bytes::Bytes;
 use serde::Deserialize;
 
-use super::{Credentials, HandshakeAnswer, HandshakeKind, Stage};
+use super::{Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// No parameters.
@@ -37,6 +37,10 @@ impl HandshakeKind for DiscordPing {
 
     fn stage(&self) -> Stage {
         Stage::Signed
+    }
+
+    fn sample(&self, _challenge: &str, _verify_token: Option<&str>) -> Option<SampleRequest> {
+        Some(SampleRequest::json(&serde_json::json!({ "type": 1 })))
     }
 
     fn answer(

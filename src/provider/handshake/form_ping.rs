@@ -10,7 +10,7 @@
 
 use serde::Deserialize;
 
-use super::{Credentials, HandshakeAnswer, HandshakeKind, Stage};
+use super::{Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// The longest value taken for the ping's one field.
@@ -52,6 +52,19 @@ impl HandshakeKind for FormPing {
             return Err("field: must not be empty".into());
         }
         Ok(())
+    }
+
+    fn sample(&self, _challenge: &str, _verify_token: Option<&str>) -> Option<SampleRequest> {
+        let body = form_urlencoded::Serializer::new(String::new())
+            .append_pair(&self.field, "12")
+            .finish();
+        Some(
+            SampleRequest {
+                body: body.into_bytes(),
+                ..SampleRequest::bare("POST", &[])
+            }
+            .with_header("Content-Type", "application/x-www-form-urlencoded"),
+        )
     }
 
     fn answer(

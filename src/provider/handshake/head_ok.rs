@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 
-use super::{Credentials, HandshakeAnswer, HandshakeKind, Stage};
+use super::{Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// No parameters.
@@ -24,6 +24,10 @@ impl HandshakeKind for HeadOk {
 
     fn methods(&self) -> &'static [&'static str] {
         &["HEAD"]
+    }
+
+    fn sample(&self, _challenge: &str, _verify_token: Option<&str>) -> Option<SampleRequest> {
+        Some(SampleRequest::bare("HEAD", &[]))
     }
 
     fn answer(

@@ -17,7 +17,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, Stage};
+use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage};
 use crate::provider::identity::raw_pointer;
 use crate::provider::request::{Rejection, UntrustedRequest};
 
@@ -68,6 +68,31 @@ impl HandshakeKind for HookSecret {
             (None, Some(p)) if p.starts_with('/') => Ok(()),
             (None, Some(p)) => Err(format!("json_pointer {p:?} must start with '/'")),
             _ => Err("set exactly one of header, json_pointer".into()),
+        }
+    }
+
+    fn sample(&self, challenge: &str, _verify_token: Option<&str>) -> Option<SampleRequest> {
+        match (&self.header, &self.json_pointer) {
+            (Some(name), _) => {
+                Some(SampleRequest::json(&serde_json::json!({})).with_header(name, challenge))
+            }
+            (None, Some(pointer)) => {
+                let mut value = serde_json::Value::Null;
+                for part in pointer.trim_start_matches('/').split('/').rev() {
+                    value = serde_json::json!({ part: value });
+                }
+                // The innermost member holds the secret.
+                let body = serde_json::to_string(&value).ok()?.replacen(
+                    "null",
+                    &serde_json::to_string(challenge).ok()?,
+                    1,
+                );
+                Some(SampleRequest {
+                    body: body.into_bytes(),
+                    ..SampleRequest::json(&serde_json::Value::Null)
+                })
+            }
+            (None, None) => None,
         }
     }
 

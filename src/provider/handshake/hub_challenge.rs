@@ -9,7 +9,9 @@ use secrecy::ExposeSecret;
 use serde::Deserialize;
 use subtle::ConstantTimeEq;
 
-use super::{echoable, query_param, Credentials, HandshakeAnswer, HandshakeKind, Stage};
+use super::{
+    echoable, query_param, Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage,
+};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// No parameters: the proof is the tenant's `verify_token`.
@@ -28,6 +30,17 @@ impl HandshakeKind for HubChallenge {
 
     fn methods(&self) -> &'static [&'static str] {
         &["GET"]
+    }
+
+    fn sample(&self, challenge: &str, verify_token: Option<&str>) -> Option<SampleRequest> {
+        Some(SampleRequest::bare(
+            "GET",
+            &[
+                ("hub.mode", "subscribe"),
+                ("hub.challenge", challenge),
+                ("hub.verify_token", verify_token.unwrap_or_default()),
+            ],
+        ))
     }
 
     fn answer(

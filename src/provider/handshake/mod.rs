@@ -26,6 +26,7 @@
 //! answering ([`HandshakeAnswer::confirm`], SNS's `SubscribeURL`).
 
 mod discord;
+mod event_grid;
 mod form_ping;
 mod head_ok;
 mod hook_secret;
@@ -33,6 +34,7 @@ mod hub_challenge;
 mod okta;
 mod query_echo;
 mod slack;
+mod smartsheet;
 mod sns;
 mod twitch;
 mod twitter_crc;
@@ -90,6 +92,13 @@ pub enum Handshake {
     /// An unsigned form POST of one field answered with an empty 200
     /// (WooCommerce's `webhook_id=` ping).
     FormPing(form_ping::FormPing),
+    /// Smartsheet's `Smartsheet-Hook-Challenge`, echoed in the
+    /// `Smartsheet-Hook-Response` header and as `smartsheetHookResponse`.
+    SmartsheetVerification(smartsheet::SmartsheetVerification),
+    /// Azure Event Grid's `SubscriptionValidationEvent` (answered with its
+    /// `validationCode`) and CloudEvents `OPTIONS` abuse protection, once
+    /// the request's token verified.
+    EventGridValidation(event_grid::EventGridValidation),
 }
 
 impl Handshake {
@@ -108,6 +117,8 @@ impl Handshake {
             Handshake::HookSecret(h) => h,
             Handshake::SnsSubscription(h) => h,
             Handshake::FormPing(h) => h,
+            Handshake::SmartsheetVerification(h) => h,
+            Handshake::EventGridValidation(h) => h,
         }
     }
 
@@ -162,6 +173,14 @@ pub(crate) trait HandshakeKind: std::fmt::Debug + Send + Sync {
         false
     }
 
+    /// The request the provider sends for this handshake, with
+    /// `challenge` as its challenge, before any signature is added
+    /// (`hookline handshake KIND`); `None` for a kind only the provider
+    /// can produce (AWS SNS, X's CRC).
+    fn sample(&self, _challenge: &str, _verify_token: Option<&str>) -> Option<SampleRequest> {
+        None
+    }
+
     /// `None` when `req` is not this handshake (it is then an ordinary
     /// event); otherwise the answer, or why the handshake is refused.
     fn answer(
@@ -169,6 +188,61 @@ pub(crate) trait HandshakeKind: std::fmt::Debug + Send + Sync {
         req: &UntrustedRequest<'_>,
         tenant: &Credentials<'_>,
     ) -> Option<Result<HandshakeAnswer, Rejection>>;
+}
+
+/// A handshake request as its provider would send it, unsigned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SampleRequest {
+    pub method: &'static str,
+    /// Query parameters, not yet encoded.
+    pub query: Vec<(String, String)>,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl SampleRequest {
+    /// A `POST` of `body` as JSON.
+    pub(crate) fn json(body: &serde_json::Value) -> Self {
+        SampleRequest {
+            method: "POST",
+            query: Vec::new(),
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            body: body.to_string().into_bytes(),
+        }
+    }
+
+    /// A bodiless `method` with `query`.
+    pub(crate) fn bare(method: &'static str, query: &[(&str, &str)]) -> Self {
+        SampleRequest {
+            method,
+            query: query
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+            headers: Vec::new(),
+            body: Vec::new(),
+        }
+    }
+
+    /// With one more header.
+    pub(crate) fn with_header(mut self, name: &str, value: &str) -> Self {
+        self.headers.push((name.to_owned(), value.to_owned()));
+        self
+    }
+}
+
+impl Handshake {
+    /// The request [`HandshakeKind::sample`] describes, and whether it is
+    /// answered only once signed.
+    pub fn sample(
+        &self,
+        challenge: &str,
+        verify_token: Option<&str>,
+    ) -> Option<(SampleRequest, bool)> {
+        let kind = self.kind();
+        let req = kind.sample(challenge, verify_token)?;
+        Some((req, kind.stage() == Stage::Signed))
+    }
 }
 
 /// What the HTTP layer knows of a tenant beyond its configured keys, for

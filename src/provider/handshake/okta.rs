@@ -7,7 +7,7 @@
 
 use serde::Deserialize;
 
-use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, Stage};
+use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// No parameters.
@@ -26,6 +26,12 @@ impl HandshakeKind for OktaVerification {
 
     fn methods(&self) -> &'static [&'static str] {
         &["GET"]
+    }
+
+    fn sample(&self, challenge: &str, _verify_token: Option<&str>) -> Option<SampleRequest> {
+        Some(
+            SampleRequest::bare("GET", &[]).with_header("X-Okta-Verification-Challenge", challenge),
+        )
     }
 
     fn answer(

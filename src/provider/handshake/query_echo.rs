@@ -13,7 +13,9 @@
 
 use serde::Deserialize;
 
-use super::{echoable, query_param, Credentials, HandshakeAnswer, HandshakeKind, Stage};
+use super::{
+    echoable, query_param, Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage,
+};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// Which request carries the parameter.
@@ -54,6 +56,14 @@ impl HandshakeKind for QueryEcho {
             return Err("param: must not be empty".into());
         }
         Ok(())
+    }
+
+    fn sample(&self, challenge: &str, _verify_token: Option<&str>) -> Option<SampleRequest> {
+        let method = match self.method {
+            EchoMethod::Get => "GET",
+            EchoMethod::Post => "POST",
+        };
+        Some(SampleRequest::bare(method, &[(&self.param, challenge)]))
     }
 
     fn answer(

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 
-use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, Stage};
+use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// No parameters.
@@ -32,6 +32,14 @@ impl HandshakeKind for SlackUrlVerification {
 
     fn stage(&self) -> Stage {
         Stage::Signed
+    }
+
+    fn sample(&self, challenge: &str, _verify_token: Option<&str>) -> Option<SampleRequest> {
+        Some(SampleRequest::json(&serde_json::json!({
+            "token": "Jhj5dZrVaK7ZwHHjRyZWjbDl",
+            "challenge": challenge,
+            "type": "url_verification",
+        })))
     }
 
     fn answer(

@@ -6,7 +6,7 @@
 
 use serde::Deserialize;
 
-use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, Stage};
+use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// No parameters.
@@ -26,6 +26,17 @@ impl HandshakeKind for TwitchCallbackVerification {
 
     fn stage(&self) -> Stage {
         Stage::Signed
+    }
+
+    fn sample(&self, challenge: &str, _verify_token: Option<&str>) -> Option<SampleRequest> {
+        let req = SampleRequest::json(&serde_json::json!({
+            "challenge": challenge,
+            "subscription": { "type": "channel.follow", "version": "2", "status": "webhook_callback_verification_pending" },
+        }));
+        Some(req.with_header(
+            "Twitch-Eventsub-Message-Type",
+            "webhook_callback_verification",
+        ))
     }
 
     fn answer(

@@ -10,7 +10,7 @@
 use hmac::{Hmac, Mac};
 use serde::Deserialize;
 
-use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, Stage};
+use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage};
 use crate::provider::request::{Rejection, UntrustedRequest};
 
 /// No parameters.
@@ -37,6 +37,14 @@ impl HandshakeKind for ZoomUrlValidation {
 
     fn stage(&self) -> Stage {
         Stage::Signed
+    }
+
+    fn sample(&self, challenge: &str, _verify_token: Option<&str>) -> Option<SampleRequest> {
+        Some(SampleRequest::json(&serde_json::json!({
+            "payload": { "plainToken": challenge },
+            "event_ts": 1_654_503_849_680_u64,
+            "event": "endpoint.url_validation",
+        })))
     }
 
     fn answer(

@@ -35,6 +35,7 @@ pub mod hmac_kv;
 pub mod jwt;
 pub mod mac;
 pub mod public_key;
+pub mod query_token;
 pub mod rsa_cert_url;
 pub mod token;
 pub mod url_hmac;
@@ -60,6 +61,9 @@ pub enum Scheme {
     HmacKv(hmac_kv::HmacKvParams),
     /// A shared token sent verbatim in a header. GitLab.
     Token(token::TokenParams),
+    /// A shared token in a query parameter of the registered URL. Azure
+    /// Event Grid.
+    QueryToken(query_token::QueryTokenParams),
     /// `user:password` in HTTP Basic auth. Postmark, Pipedrive, Chargebee.
     Basic(basic::BasicParams),
     /// An HMAC inside the JSON body over other body fields. Mailgun.
@@ -92,6 +96,7 @@ impl Scheme {
             Scheme::Hmac(p) => p,
             Scheme::HmacKv(p) => p,
             Scheme::Token(p) => p,
+            Scheme::QueryToken(p) => p,
             Scheme::Basic(p) => p,
             Scheme::BodyHmac(p) => p,
             Scheme::BodyToken(p) => p,
@@ -171,6 +176,12 @@ pub(crate) trait Family: std::fmt::Debug + Send + Sync {
         &[]
     }
 
+    /// Query parameters whose value is the secret itself (a token in the
+    /// URL): captures store them redacted.
+    fn secret_query_params(&self) -> &[String] {
+        &[]
+    }
+
     /// The header carrying the message ID the signature covers (`{id}`),
     /// which a re-signed replay must keep.
     fn id_header(&self) -> Option<&HeaderNames> {
@@ -230,6 +241,8 @@ pub enum SignError {
         "this scheme's signature or token is inside the body: put it there when you build the body"
     )]
     SignedInBody,
+    #[error("this scheme's token is a query parameter of the URL the provider is given: put it in --url")]
+    SignedInUrl,
 }
 
 /// What to sign: the inverse of verification.

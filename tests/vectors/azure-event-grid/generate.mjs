@@ -9,7 +9,12 @@ import fs from 'node:fs';
 import { EventGridDeserializer, isSystemEvent } from '@azure/eventgrid';
 
 const NOW = 1700000000;
-const URL = 'https://hooks.example.com/webhooks/azure-event-grid';
+// The subscriber's secret, put in the endpoint URL's query string as the
+// docs describe ("Using client secret as a query parameter",
+// https://learn.microsoft.com/azure/event-grid/security-authentication#using-client-secret-as-a-query-parameter).
+const SECRET = 'eg-client-secret-7f3a';
+const BASE = 'https://hooks.example.com/webhooks/azure-event-grid';
+const URL = `${BASE}?code=${SECRET}`;
 const CODE = '512d38b6-c7b8-40c8-89fe-f46f9e9622b6';
 // The documented SubscriptionValidationEvent (Event Grid schema).
 const VALIDATION = JSON.stringify([{
@@ -27,20 +32,47 @@ const [event] = await new EventGridDeserializer().deserializeEventGridEvents(VAL
 if (!isSystemEvent('Microsoft.EventGrid.SubscriptionValidationEvent', event)) throw new Error('the SDK does not see a validation event');
 const answer = JSON.stringify({ validationResponse: event.data.validationCode });
 
+// A delivery (Event Grid schema), read back by the SDK so that its shape is
+// the SDK's: id and eventType are what a receiver dedups and routes on.
+const DELIVERY = JSON.stringify([{
+  id: '831e1650-001e-001b-66ab-eeb76e069631',
+  topic: '/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/acct',
+  subject: '/blobServices/default/containers/c/blobs/b.txt',
+  eventType: 'Microsoft.Storage.BlobCreated',
+  eventTime: '2023-11-14T22:13:20.000Z',
+  data: { api: 'PutBlob', contentType: 'text/plain', contentLength: 524288, blobType: 'BlockBlob', url: 'https://acct.blob.core.windows.net/c/b.txt' },
+  dataVersion: '1',
+  metadataVersion: '1',
+}]);
+const [delivered] = await new EventGridDeserializer().deserializeEventGridEvents(DELIVERY);
+const deliveryHeaders = [['Content-Type', 'application/json'], ['aeg-event-type', 'Notification']];
+const cases = [
+  { name: 'a delivery to the URL with the subscriber\'s code', secrets: [SECRET], method: 'POST', url: URL, headers: deliveryHeaders, body: DELIVERY, now: NOW, expect: 'valid', event_id: delivered.id, event_type: delivered.eventType },
+  { name: 'a wrong code', secrets: [SECRET], method: 'POST', url: `${BASE}?code=not-the-secret`, headers: deliveryHeaders, body: DELIVERY, now: NOW, expect: 'invalid_signature' },
+  { name: 'no code', secrets: [SECRET], method: 'POST', url: BASE, headers: deliveryHeaders, body: DELIVERY, now: NOW, expect: 'missing_signature' },
+];
+
 const handshakes = [
   {
     name: 'SubscriptionValidationEvent answered with validationResponse',
-    secrets: [], verify_token: null,
+    secrets: [SECRET], verify_token: null,
     request: { method: 'POST', url: URL, headers: [['Content-Type', 'application/json'], ['aeg-event-type', 'SubscriptionValidation']], body: VALIDATION },
     now: NOW,
     expect: { status: 200, content_type: 'application/json', body: answer, headers: [] },
   },
   {
     name: 'CloudEvents abuse-protection OPTIONS answered with WebHook-Allowed-Origin',
-    secrets: [], verify_token: null,
+    secrets: [SECRET], verify_token: null,
     request: { method: 'OPTIONS', url: URL, headers: [['WebHook-Request-Origin', 'eventgrid.azure.net']], body: '' },
     now: NOW,
     expect: { status: 200, content_type: null, body: '', headers: [['WebHook-Allowed-Origin', 'eventgrid.azure.net']] },
+  },
+  {
+    name: 'a validation event without the code is refused, not answered',
+    secrets: [SECRET], verify_token: null,
+    request: { method: 'POST', url: BASE, headers: [['Content-Type', 'application/json'], ['aeg-event-type', 'SubscriptionValidation']], body: VALIDATION },
+    now: NOW,
+    expect: { status: 401, code: 'missing_signature' },
   },
 ];
 
@@ -55,8 +87,8 @@ const out = {
   facts: {
     title: 'Azure Event Grid',
     docs: DOCS,
-    scheme: 'not signed (NOTES.md): Event Grid authenticates with a secret in the endpoint URL\'s query string or a Microsoft Entra bearer token',
-    secret: 'none for the handshake; see NOTES.md',
+    scheme: 'not signed: a client secret the subscriber puts in the endpoint URL\'s query string (here ?code=), compared as is; the Microsoft Entra bearer-token alternative is not vectored (NOTES.md)',
+    secret: 'the value of the code query parameter of the registered endpoint URL',
     timestamp: null,
     event_id: { json_pointer: '/0/id' },
     event_id_note: 'events carry an id; a request may batch several events (Event Grid schema: a JSON array): ' + DOCS,
@@ -65,7 +97,7 @@ const out = {
     retry_source: 'https://learn.microsoft.com/azure/event-grid/delivery-and-retry',
     handshake: 'POST aeg-event-type: SubscriptionValidation with [{"eventType":"Microsoft.EventGrid.SubscriptionValidationEvent","data":{"validationCode":C,...}}] answered 200 {"validationResponse": C}; CloudEvents 1.0 schema: OPTIONS with WebHook-Request-Origin: O answered 200 with WebHook-Allowed-Origin: O: ' + DOCS,
   },
-  cases: [],
+  cases,
   handshakes,
 };
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');

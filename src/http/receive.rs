@@ -126,10 +126,9 @@ pub(super) async fn accept(
     delay_point!("before_commit");
     match store.commit(&ev, &owner, provider.window, &handlers).await {
         Ok(CommitOutcome::Accepted) => {
+            // The store handed the deliveries to this process's workers,
+            // or woke their lease loop for them (`store/handoff.rs`).
             crash_point!("after_completion");
-            if let (false, Some(wake)) = (handlers.is_empty(), &state.wake) {
-                wake.notify_one();
-            }
             accepted(ev, false)
         }
         Ok(CommitOutcome::Duplicate) => {
@@ -204,9 +203,6 @@ async fn wait_for_acks(
         return Err(ApiError::Conflict);
     }
     crash_point!("after_delivery_record");
-    if let Some(wake) = &state.wake {
-        wake.notify_one();
-    }
     let filter = DeliveryFilter {
         provider: Some(ev.provider_name().to_owned()),
         tenant: Some(ev.tenant().to_string()),

@@ -57,6 +57,12 @@ impl Store {
         &*self.ingest
     }
 
+    /// Where this process's workers are handed the deliveries its
+    /// receivers record, if the backend hands any off.
+    pub fn handoff(&self) -> Option<&super::handoff::Handoff> {
+        self.queue.handoff()
+    }
+
     /// The backend's queue, unbounded.
     pub fn queue(&self) -> &dyn DeliveryQueue {
         &*self.queue

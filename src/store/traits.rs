@@ -16,6 +16,7 @@ use super::delivery::{
     AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
     QueueDepth,
 };
+use super::handoff::Handoff;
 use super::listing::{EventFilter, EventListed, EventRecord};
 use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
@@ -126,6 +127,12 @@ pub trait IngestStore: Send + Sync + Debug {
 /// Deliveries waiting for their handlers, leased by workers.
 #[async_trait]
 pub trait DeliveryQueue: Send + Sync + Debug {
+    /// Where this process's workers are handed the deliveries its
+    /// receivers record (`handoff.rs`); `None` when the backend hands none.
+    fn handoff(&self) -> Option<&Handoff> {
+        None
+    }
+
     /// Lease up to `limit` due deliveries to `owner` for `lease`, none of
     /// them for a handler in `skip` (full, or its circuit open).
     async fn lease(

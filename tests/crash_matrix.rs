@@ -18,7 +18,7 @@ use common::procs::{config_with, free_port, serve, serve_with, try_post, wait_re
 use common::sink::Sink;
 use common::{AppOptions, Backend, Webhook};
 use hookline::store::delivery::{DeliveryFilter, DeliveryState};
-use hookline::store::Store;
+use hookline::store::{DedupRecord, EventKey, Store};
 
 /// Which process the point is in.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -307,4 +307,51 @@ async fn a_stale_owner_cannot_complete_and_is_counted() {
     assert_eq!(app.metric(series).await, 1.0);
     assert_eq!(app.inventory().await.processed_events, 1);
     assert_eq!(app.send_json(&w).await.1["status"], "duplicate");
+}
+
+/// The Redis-only path in one script (a non-critical event no handler
+/// wants is claimed and completed by claim.lua at once): the process killed
+/// just after its 2xx, the event stays recorded, and the provider's retry
+/// is a duplicate, with no handler called.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_one_script_path_keeps_what_it_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let sink = Sink::start(vec![]);
+    let opts = AppOptions::new(Backend::Redis);
+    let (config, _db, keys) = config_with(opts, dir.path(), &sink, "").await;
+    let text = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("critical = [\"*\"]", "critical = []")
+        .replace(
+            "events = [\"stripe:*\"]",
+            "events = [\"stripe:never.sent\"]",
+        );
+    std::fs::write(&config, text).unwrap();
+    let port = free_port();
+    let mut doomed = serve_with(
+        &config,
+        "all",
+        port,
+        &[("FAILPOINTS", "after_answer=return")],
+    );
+    wait_ready(port).await;
+    let w = Webhook::new("stripe", "acme", "evt_fast", "charge.succeeded", "x");
+    let first = try_post(port, &w)
+        .await
+        .map(|(s, b)| (s, b["status"].clone()));
+    assert_eq!(first, Some((200, "accepted".into())));
+    assert!(died_within(&mut doomed, Duration::from_secs(20)));
+    drop(doomed);
+
+    let _restarted = serve(&config, "all", port);
+    wait_ready(port).await;
+    assert_eq!(retry_until_2xx(port, &w).await, "duplicate");
+    let store = Store::connect(&keys.settings.store).await.unwrap();
+    let key = EventKey::new("stripe", "acme", "evt_fast");
+    assert!(matches!(
+        store.dedup_record(&key).await.unwrap(),
+        DedupRecord::Completed { .. }
+    ));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(sink.received().is_empty(), "no handler wants it");
 }

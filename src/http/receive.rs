@@ -74,10 +74,26 @@ pub(super) async fn accept(
         capture.write(req, &ev).await;
     }
     let store = &state.store;
+    let handlers = crate::config::matching_handlers(
+        &settings.handlers,
+        ev.provider_name(),
+        ev.tenant(),
+        ev.event_type(),
+    );
     crash_point!("before_claim");
-    let claim = store.claim(&ev, settings.dedup.in_progress_ttl).await?;
+    // A non-critical event no handler wants: its dedup record is all there
+    // is to write, and the store may claim and complete it in one step.
+    let fast = if handlers.is_empty() && !ev.is_critical() {
+        store.claim_recorded(&ev, provider.window).await?
+    } else {
+        None
+    };
+    let claim = match fast {
+        Some(claim) => claim,
+        None => store.claim(&ev, settings.dedup.in_progress_ttl).await?,
+    };
     let dedup_outcome = match claim {
-        ClaimOutcome::Owned(_) => "claimed",
+        ClaimOutcome::Owned(_) | ClaimOutcome::Recorded => "claimed",
         ClaimOutcome::Duplicate => "duplicate",
         ClaimOutcome::InProgress { .. } => "in_progress",
         ClaimOutcome::Conflict => "conflict",
@@ -90,6 +106,7 @@ pub(super) async fn accept(
         .inc();
     let owner = match claim {
         ClaimOutcome::Owned(owner) => owner,
+        ClaimOutcome::Recorded => return accepted(ev, false),
         ClaimOutcome::Duplicate => return accepted(ev, true),
         ClaimOutcome::InProgress { retry_after } => {
             return Err(ApiError::InProgress { retry_after })
@@ -101,12 +118,6 @@ pub(super) async fn accept(
     // Held until this function returns: the claim is completed or released
     // by then (or left to its TTL if a store failed).
     let _held = state.metrics.claims.hold();
-    let handlers = crate::config::matching_handlers(
-        &settings.handlers,
-        ev.provider_name(),
-        ev.tenant(),
-        ev.event_type(),
-    );
     if provider.ack == AckMode::Handlers && !handlers.is_empty() {
         if let Err(e) = wait_for_acks(state, &ev, &handlers, provider.ack_timeout).await {
             // Not every handler acknowledged in time: give the key back so

@@ -105,6 +105,18 @@ impl Store {
         claimed
     }
 
+    /// See [`IngestStore::claim_recorded`]. A failure is answered as a
+    /// claim's is (nothing owned is left: the key is written completed or
+    /// not at all).
+    pub async fn claim_recorded(
+        &self,
+        ev: &VerifiedWebhook,
+        window: Duration,
+    ) -> Result<Option<ClaimOutcome>, StoreError> {
+        self.bounded("claim", self.ingest.claim_recorded(ev, window))
+            .await
+    }
+
     /// See [`IngestStore::commit`].
     pub async fn commit(
         &self,

@@ -40,6 +40,19 @@ pub trait IngestStore: Send + Sync + Debug {
         ttl: Duration,
     ) -> Result<ClaimOutcome, StoreError>;
 
+    /// Claim and complete in one step a non-critical event that no handler
+    /// wants (its dedup record is all there is to write), answering
+    /// [`ClaimOutcome::Recorded`] for a new one; `None` when the backend
+    /// has no such step for this event (the caller claims, then commits).
+    async fn claim_recorded(
+        &self,
+        ev: &VerifiedWebhook,
+        window: Duration,
+    ) -> Result<Option<ClaimOutcome>, StoreError> {
+        let _ = (ev, window);
+        Ok(None)
+    }
+
     /// Record the event durably (critical events) with one pending
     /// delivery per handler, and mark the key COMPLETED for `window`, if
     /// `owner` still owns it. A body other than the one already recorded

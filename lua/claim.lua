@@ -6,7 +6,11 @@
 -- ARGV[3]  in_progress_ttl in milliseconds
 -- KEYS[2]  optional: {prefix}:body:{provider:tenant}:{digest}, the body key
 --          of a provider whose signature does not cover the event ID
--- ARGV[4]  with KEYS[2]: the event ID
+-- ARGV[4]  the event ID (read only with KEYS[2]; may be '')
+-- ARGV[5]  optional: the dedup window in milliseconds. A new event is then
+--          claimed and COMPLETED at once (a non-critical event no handler
+--          wants: the key is its whole record, and nothing happens between
+--          claiming and completing it, so one script does both).
 --
 -- Value layout (kept small: a completed key is held for the whole window):
 --   IN_PROGRESS  'P' .. digest(16) .. owner(16)   33 bytes, PX in_progress_ttl
@@ -15,7 +19,7 @@
 --   IN_PROGRESS  'P' .. owner(16) .. event_id       PX in_progress_ttl
 --   COMPLETED    'C' .. event_id                    PX window
 --
--- Returns {0} owned, {1} duplicate, {2, pttl_ms} in progress, {3} conflict,
+-- Returns {0} owned (with ARGV[5]: completed), {1} duplicate, {2, pttl_ms} in progress, {3} conflict,
 -- {4} replay: this body is held under another event ID.
 local function pttl_of(key)
   -- PTTL is -1 only for a key without TTL, which we never write; clamp.
@@ -40,7 +44,15 @@ if not v then
         return {2, pttl_of(KEYS[2])}
       end
     end
-    redis.call('SET', KEYS[2], 'P' .. ARGV[2] .. ARGV[4], 'PX', ARGV[3])
+    if ARGV[5] then
+      redis.call('SET', KEYS[2], 'C' .. ARGV[4], 'PX', ARGV[5])
+    else
+      redis.call('SET', KEYS[2], 'P' .. ARGV[2] .. ARGV[4], 'PX', ARGV[3])
+    end
+  end
+  if ARGV[5] then
+    redis.call('SET', KEYS[1], 'C' .. ARGV[1], 'PX', ARGV[5])
+    return {0}
   end
   -- Absent or expired: this request owns the key until the TTL runs out.
   redis.call('SET', KEYS[1], 'P' .. ARGV[1] .. ARGV[2], 'PX', ARGV[3])

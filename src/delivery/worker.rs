@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{Notify, Semaphore};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use tokio::sync::{mpsc, Notify, OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
@@ -16,6 +18,7 @@ use super::policy::{classify, Backoff, Verdict};
 use crate::config::{DeliverySettings, Handler, HandlerName, TlsSettings};
 use crate::metrics::Metrics;
 use crate::store::delivery::{AttemptRecord, Leased, Next};
+use crate::store::handoff::{Handed, Ticket};
 use crate::store::retry::{with_retries, OUTCOME_SCHEDULE};
 use crate::store::{now_ms, Store};
 
@@ -32,8 +35,13 @@ pub struct Workers {
     clients: Arc<BTreeMap<HandlerName, reqwest::Client>>,
     /// Names this process's leases.
     owner: Arc<str>,
-    /// Woken when new deliveries were recorded, so they go out at once.
+    /// Woken when deliveries were recorded that were not handed to these
+    /// workers (the store's hand-off), so the lease loop takes them at once.
     wake: Arc<Notify>,
+    /// The last lease filled its limit: rows are waiting in the queue, and
+    /// new deliveries join them there (in due order) rather than being
+    /// handed off ahead of them.
+    backlog: Arc<AtomicBool>,
     /// Each handler's in-flight limit and circuit breaker.
     gates: Gates,
     metrics: Arc<Metrics>,
@@ -58,12 +66,15 @@ impl Workers {
         let gates = Gates::new(&handlers, &settings);
         Ok(Workers {
             gates,
-            store,
             handlers: Arc::new(handlers),
             settings,
             clients: Arc::new(clients),
             owner: format!("worker-{}", uuid::Uuid::new_v4().simple()).into(),
-            wake: Arc::new(Notify::new()),
+            wake: store
+                .handoff()
+                .map_or_else(|| Arc::new(Notify::new()), |h| h.waker()),
+            backlog: Arc::default(),
+            store,
             metrics,
         })
     }
@@ -77,6 +88,10 @@ impl Workers {
     /// deliveries in flight.
     pub async fn run(self, shutdown: CancellationToken) {
         let slots = Arc::new(Semaphore::new(self.settings.concurrency as usize));
+        let handed = self.attach(&slots, &shutdown).map(|rx| {
+            let me = self.clone();
+            tokio::spawn(me.take_handed(rx))
+        });
         tracing::info!(owner = %self.owner, concurrency = self.settings.concurrency, "delivery workers started");
         // Under load, slots free up one at a time; leasing for each alone
         // would cost a statement per delivery. So while deliveries are in
@@ -117,6 +132,10 @@ impl Workers {
                 .store
                 .lease_deliveries(&self.owner, free, self.settings.lease, &self.gates.skip())
                 .await;
+            if let Ok(batch) = &leased {
+                self.backlog
+                    .store(batch.len() as u32 >= free, Ordering::Relaxed);
+            }
             match leased {
                 Ok(batch) if !batch.is_empty() => {
                     for d in batch {
@@ -152,9 +171,56 @@ impl Workers {
                 }
             }
         }
-        // Let attempts in flight record their outcome.
+        // Let attempts in flight record their outcome (handed-off ones too:
+        // they hold slots).
         let _ = tokio::time::timeout(self.settings.lease, slots.acquire_many(all)).await;
+        if let Some(task) = handed {
+            task.abort();
+        }
         tracing::info!("delivery workers stopped");
+    }
+
+    /// Attach to the store's hand-off: a delivery a receiver of this
+    /// process records is leased to these workers in its recording
+    /// statement when a slot and its handler's place are free now (taken
+    /// then, so it never waits in memory), the queue has no backlog, and the
+    /// workers are not stopping.
+    fn attach(
+        &self,
+        slots: &Arc<Semaphore>,
+        shutdown: &CancellationToken,
+    ) -> Option<mpsc::UnboundedReceiver<Handed>> {
+        let handoff = self.store.handoff()?;
+        let (slots, gates, backlog) = (slots.clone(), self.gates.clone(), self.backlog.clone());
+        let shutdown = shutdown.clone();
+        let take = move |handler: &str| -> Option<Ticket> {
+            if shutdown.is_cancelled() || backlog.load(Ordering::Relaxed) {
+                return None;
+            }
+            let permit = slots.clone().try_acquire_owned().ok()?;
+            let pass = gates.enter(handler)?;
+            Some(Box::new((pass, permit)))
+        };
+        handoff.attach(self.owner.clone(), self.settings.lease, Box::new(take))
+    }
+
+    /// Attempt the deliveries handed off, each as soon as it arrives.
+    async fn take_handed(self, mut rx: mpsc::UnboundedReceiver<Handed>) {
+        while let Some((d, ticket)) = rx.recv().await {
+            let Ok(room) = ticket.downcast::<(Pass, OwnedSemaphorePermit)>() else {
+                continue;
+            };
+            let (pass, permit) = *room;
+            let me = self.clone();
+            tokio::spawn(async move {
+                // The crash matrix's point: handed off, answered, not
+                // attempted (the wait lets the 2xx go out first).
+                delay_point!("before_handed_attempt");
+                crash_point!("after_handoff");
+                me.deliver(d, pass).await;
+                drop(permit);
+            });
+        }
     }
 
     /// One attempt at one delivery.

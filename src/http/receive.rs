@@ -120,10 +120,26 @@ async fn decide(
         capture.write(req, &ev).await;
     }
     let store = &state.store;
+    let handlers = crate::config::matching_handlers(
+        &settings.handlers,
+        ev.provider_name(),
+        ev.tenant(),
+        ev.event_type(),
+    );
     crash_point!("before_claim");
-    let claim = store.claim(&ev, settings.dedup.in_progress_ttl).await?;
+    // A non-critical event no handler wants: its dedup record is all there
+    // is to write, and the store may claim and complete it in one step.
+    let fast = if handlers.is_empty() && !ev.is_critical() {
+        store.claim_recorded(&ev, provider.window).await?
+    } else {
+        None
+    };
+    let claim = match fast {
+        Some(claim) => claim,
+        None => store.claim(&ev, settings.dedup.in_progress_ttl).await?,
+    };
     let dedup_outcome = match claim {
-        ClaimOutcome::Owned(_) => "claimed",
+        ClaimOutcome::Owned(_) | ClaimOutcome::Recorded => "claimed",
         ClaimOutcome::Duplicate => "duplicate",
         ClaimOutcome::InProgress { .. } => "in_progress",
         ClaimOutcome::Conflict => "conflict",
@@ -136,6 +152,7 @@ async fn decide(
         .inc();
     let owner = match claim {
         ClaimOutcome::Owned(owner) => owner,
+        ClaimOutcome::Recorded => return accepted(ev, false),
         ClaimOutcome::Duplicate => return accepted(ev, true),
         ClaimOutcome::InProgress { retry_after } => {
             return Err(ApiError::InProgress { retry_after })
@@ -147,12 +164,6 @@ async fn decide(
     // Held until this function returns: the claim is completed or released
     // by then (or left to its TTL if a store failed).
     let _held = state.metrics.claims.hold();
-    let handlers = crate::config::matching_handlers(
-        &settings.handlers,
-        ev.provider_name(),
-        ev.tenant(),
-        ev.event_type(),
-    );
     if provider.ack == AckMode::Handlers && !handlers.is_empty() {
         if let Err(e) = wait_for_acks(state, &ev, &handlers, provider.ack_timeout).await {
             // Not every handler acknowledged in time: give the key back so
@@ -172,10 +183,9 @@ async fn decide(
     delay_point!("before_commit");
     match store.commit(&ev, &owner, provider.window, &handlers).await {
         Ok(CommitOutcome::Accepted) => {
+            // The store handed the deliveries to this process's workers,
+            // or woke their lease loop for them (`store/handoff.rs`).
             crash_point!("after_completion");
-            if let (false, Some(wake)) = (handlers.is_empty(), &state.wake) {
-                wake.notify_one();
-            }
             accepted(ev, false)
         }
         Ok(CommitOutcome::Duplicate) => {
@@ -254,9 +264,6 @@ async fn wait_for_acks(
         return Err(ApiError::Conflict);
     }
     crash_point!("after_delivery_record");
-    if let Some(wake) = &state.wake {
-        wake.notify_one();
-    }
     let filter = DeliveryFilter {
         provider: Some(ev.provider_name().to_owned()),
         tenant: Some(ev.tenant().to_string()),

@@ -59,6 +59,12 @@ impl Store {
         &*self.ingest
     }
 
+    /// Where this process's workers are handed the deliveries its
+    /// receivers record, if the backend hands any off.
+    pub fn handoff(&self) -> Option<&super::handoff::Handoff> {
+        self.queue.handoff()
+    }
+
     /// The backend's queue, unbounded.
     pub fn queue(&self) -> &dyn DeliveryQueue {
         &*self.queue
@@ -99,6 +105,18 @@ impl Store {
             });
         }
         claimed
+    }
+
+    /// See [`IngestStore::claim_recorded`]. A failure is answered as a
+    /// claim's is (nothing owned is left: the key is written completed or
+    /// not at all).
+    pub async fn claim_recorded(
+        &self,
+        ev: &VerifiedWebhook,
+        window: Duration,
+    ) -> Result<Option<ClaimOutcome>, StoreError> {
+        self.bounded("claim", self.ingest.claim_recorded(ev, window))
+            .await
     }
 
     /// See [`IngestStore::commit`].

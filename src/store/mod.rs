@@ -20,6 +20,7 @@ mod embedded;
 mod error;
 mod group_commit;
 mod handle;
+pub mod handoff;
 pub mod listing;
 mod open;
 mod postgres;

@@ -1,8 +1,9 @@
 //! The `redis` store: dedup keys in Redis, the durable record in PostgreSQL.
 //!
-//! Round trips per request on the hot path: a non-critical event costs two
-//! Redis scripts (claim, complete), plus one group-committed PostgreSQL
-//! statement when a handler wants it; a critical one adds its row (and
+//! Round trips per request on the hot path: a non-critical event no handler
+//! wants costs one Redis script (claimed and completed at once); one that a
+//! handler wants costs two (claim, complete) plus one group-committed
+//! PostgreSQL statement; a critical one adds its row (and
 //! deliveries) in one PostgreSQL statement between them, so the row exists
 //! before the provider gets its 2xx.
 
@@ -65,7 +66,28 @@ impl IngestStore for RedisPg {
         owner: OwnerToken,
         ttl: Duration,
     ) -> Result<ClaimOutcome, StoreError> {
-        self.redis.claim(ev, owner, ttl).await
+        self.redis.claim(ev, owner, ttl, None).await
+    }
+
+    /// One script (claim.lua with the window) instead of claim and
+    /// complete: nothing happens between them for such an event.
+    async fn claim_recorded(
+        &self,
+        ev: &VerifiedWebhook,
+        window: Duration,
+    ) -> Result<Option<ClaimOutcome>, StoreError> {
+        if ev.is_critical() {
+            return Ok(None);
+        }
+        // The owner token is never stored: the key is written COMPLETED.
+        let outcome = self
+            .redis
+            .claim(ev, OwnerToken::new(), window, Some(window))
+            .await?;
+        Ok(Some(match outcome {
+            ClaimOutcome::Owned(_) => ClaimOutcome::Recorded,
+            other => other,
+        }))
     }
 
     async fn commit(

@@ -16,6 +16,7 @@ use super::delivery::{
     AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
     QueueDepth,
 };
+use super::handoff::Handoff;
 use super::listing::{
     EventFilter, EventListed, EventRecord, VerdictEntry, VerdictFilter, VerdictListed,
 };
@@ -40,6 +41,19 @@ pub trait IngestStore: Send + Sync + Debug {
         owner: OwnerToken,
         ttl: Duration,
     ) -> Result<ClaimOutcome, StoreError>;
+
+    /// Claim and complete in one step a non-critical event that no handler
+    /// wants (its dedup record is all there is to write), answering
+    /// [`ClaimOutcome::Recorded`] for a new one; `None` when the backend
+    /// has no such step for this event (the caller claims, then commits).
+    async fn claim_recorded(
+        &self,
+        ev: &VerifiedWebhook,
+        window: Duration,
+    ) -> Result<Option<ClaimOutcome>, StoreError> {
+        let _ = (ev, window);
+        Ok(None)
+    }
 
     /// Record the event durably (critical events) with one pending
     /// delivery per handler, and mark the key COMPLETED for `window`, if
@@ -158,6 +172,12 @@ pub trait IngestStore: Send + Sync + Debug {
 /// Deliveries waiting for their handlers, leased by workers.
 #[async_trait]
 pub trait DeliveryQueue: Send + Sync + Debug {
+    /// Where this process's workers are handed the deliveries its
+    /// receivers record (`handoff.rs`); `None` when the backend hands none.
+    fn handoff(&self) -> Option<&Handoff> {
+        None
+    }
+
     /// Lease up to `limit` due deliveries to `owner` for `lease`, none of
     /// them for a handler in `skip` (full, or its circuit open).
     async fn lease(

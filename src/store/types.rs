@@ -30,6 +30,9 @@ impl Default for OwnerToken {
 pub enum ClaimOutcome {
     /// This request owns the key and must complete or release it.
     Owned(OwnerToken),
+    /// New, and recorded in the same step ([`crate::store::Store::
+    /// claim_recorded`]): accepted, with nothing left to do.
+    Recorded,
     /// Completed earlier with the same body.
     Duplicate,
     /// Another request holds the claim; it expires in `retry_after`.

@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
+use super::deliveries::{self, Inserted};
 use crate::provider::VerifiedWebhook;
+use crate::store::handoff::Handoff;
 use crate::store::sql::other_body;
 use crate::store::types::{
     at_ms, ms, now_ms, ClaimOutcome, CommitOutcome, DedupRecord, EventKey, OwnerToken,
@@ -96,6 +98,7 @@ pub(super) async fn commit(
     owner: &OwnerToken,
     window: Duration,
     handlers: &[&str],
+    handoff: &Handoff,
 ) -> Result<CommitOutcome, StoreError> {
     let op = "commit";
     let now = now_ms();
@@ -162,11 +165,13 @@ pub(super) async fn commit(
         }
         _ => CommitOutcome::Accepted,
     };
-    if outcome == CommitOutcome::Accepted {
+    let inserted = if outcome == CommitOutcome::Accepted {
         // One pending delivery per matching handler, in the same
         // transaction: no 2xx without its deliveries.
-        insert_deliveries(&mut tx, ev, handlers, now).await?;
-    }
+        deliveries::insert(&mut tx, ev, handlers, now, handoff).await?
+    } else {
+        Inserted::none()
+    };
     if ev.guards_body() {
         if outcome == CommitOutcome::Conflict {
             // This body was not recorded under this ID: it holds nothing.
@@ -176,6 +181,7 @@ pub(super) async fn commit(
         }
     }
     tx.commit().await.map_err(StoreError::sqlx(op))?;
+    inserted.hand_over(handoff);
     Ok(outcome)
 }
 
@@ -210,6 +216,7 @@ pub(super) async fn record_pending(
     pool: &SqlitePool,
     ev: &VerifiedWebhook,
     handlers: &[&str],
+    handoff: &Handoff,
 ) -> Result<RecordOutcome, StoreError> {
     let op = "deliveries";
     let mut tx = begin(pool, op).await?;
@@ -221,42 +228,10 @@ pub(super) async fn record_pending(
         // recorded (dropping the transaction rolls it back).
         return Ok(RecordOutcome::Conflict);
     }
-    insert_deliveries(&mut tx, ev, handlers, now_ms()).await?;
+    let inserted = deliveries::insert(&mut tx, ev, handlers, now_ms(), handoff).await?;
     tx.commit().await.map_err(StoreError::sqlx(op))?;
+    inserted.hand_over(handoff);
     Ok(RecordOutcome::Recorded)
-}
-
-/// One pending delivery per handler, with the body's digest; an existing
-/// one is left as it is (a handler that acknowledged stays acknowledged).
-async fn insert_deliveries(
-    tx: &mut Transaction<'_, Sqlite>,
-    ev: &VerifiedWebhook,
-    handlers: &[&str],
-    now: i64,
-) -> Result<(), StoreError> {
-    for handler in handlers {
-        sqlx::query(
-            "INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type,
-                                   body, body_sha256, forward_headers, state, next_attempt_ms,
-                                   created_ms, updated_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10, 'pending', $9, $9, $9)
-             ON CONFLICT (provider, tenant, event_id, handler) DO NOTHING",
-        )
-        .bind(ev.provider_name())
-        .bind(ev.tenant())
-        .bind(ev.event_id())
-        .bind(*handler)
-        .bind(ev.event_type())
-        .bind(ev.content_type())
-        .bind(&ev.body()[..])
-        .bind(&ev.body_sha256()[..])
-        .bind(now)
-        .bind(ev.forwarded_json())
-        .execute(&mut **tx)
-        .await
-        .map_err(StoreError::sqlx("commit"))?;
-    }
-    Ok(())
 }
 
 pub(super) async fn release(

@@ -5,6 +5,7 @@
 //! transition is a short transaction that never waits on a lock upgrade.
 
 mod dedup;
+mod deliveries;
 mod queue;
 mod replay;
 
@@ -23,6 +24,7 @@ use super::delivery::{
     AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
     QueueDepth,
 };
+use super::handoff::Handoff;
 use super::listing::{
     EventFilter, EventListed, EventRecord, VerdictEntry, VerdictFilter, VerdictListed,
 };
@@ -48,6 +50,9 @@ pub struct EmbeddedOptions {
 #[derive(Debug, Clone)]
 pub struct EmbeddedStore {
     tables: Tables<Sqlite>,
+    /// Deliveries recorded and leased in one transaction, for this
+    /// process's workers.
+    handoff: Handoff,
 }
 
 impl EmbeddedStore {
@@ -78,6 +83,7 @@ impl EmbeddedStore {
         MIGRATOR.run(&pool).await?;
         Ok(EmbeddedStore {
             tables: Tables::new(pool),
+            handoff: Handoff::default(),
         })
     }
 
@@ -104,7 +110,7 @@ impl IngestStore for EmbeddedStore {
         window: Duration,
         handlers: &[&str],
     ) -> Result<CommitOutcome, StoreError> {
-        dedup::commit(self.pool(), ev, owner, window, handlers).await
+        dedup::commit(self.pool(), ev, owner, window, handlers, &self.handoff).await
     }
 
     async fn record_pending(
@@ -112,7 +118,7 @@ impl IngestStore for EmbeddedStore {
         ev: &VerifiedWebhook,
         handlers: &[&str],
     ) -> Result<RecordOutcome, StoreError> {
-        dedup::record_pending(self.pool(), ev, handlers).await
+        dedup::record_pending(self.pool(), ev, handlers, &self.handoff).await
     }
 
     async fn release(&self, ev: &VerifiedWebhook, owner: &OwnerToken) -> Result<(), StoreError> {
@@ -229,6 +235,10 @@ impl IngestStore for EmbeddedStore {
 
 #[async_trait]
 impl DeliveryQueue for EmbeddedStore {
+    fn handoff(&self) -> Option<&Handoff> {
+        Some(&self.handoff)
+    }
+
     async fn lease(
         &self,
         owner: &str,

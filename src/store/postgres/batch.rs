@@ -4,6 +4,9 @@
 //! or deliveries that already existed) get a statement of their own, whose
 //! snapshot sees what concurrent statements committed.
 
+use std::collections::HashSet;
+use std::sync::Mutex;
+
 use sqlx::postgres::{PgPool, PgRow};
 use sqlx::Row;
 
@@ -11,21 +14,59 @@ use super::sql::{ALIGN_ROW_WITH_DELIVERIES, RECORD_DELIVERIES, RECORD_EVENTS, RE
 use crate::provider::VerifiedWebhook;
 use crate::store::delivery::{AttemptRecord, DeliveryState, Next};
 use crate::store::group_commit::Batch;
+use crate::store::handoff::{handed, Handoff, Ticket};
 use crate::store::sql::{other_body, OtherBody};
-use crate::store::types::ms;
+use crate::store::types::{ms, now_ms};
 
 /// An event to record, owned so that it can wait in a group-commit batch.
 pub(crate) struct PendingEvent {
     pub(super) ev: VerifiedWebhook,
     pub(super) handlers: Vec<String>,
+    /// Per handler, the room this process's workers keep for the delivery
+    /// if it is handed off (`handoff.rs`); taken when it is.
+    tickets: Mutex<Vec<Option<Ticket>>>,
+    handoff: Handoff,
 }
 
 impl PendingEvent {
-    pub(super) fn new(ev: &VerifiedWebhook, handlers: &[&str]) -> Self {
+    pub(super) fn new(ev: &VerifiedWebhook, handlers: &[&str], handoff: &Handoff) -> Self {
+        let handlers: Vec<String> = handlers.iter().map(|h| (*h).to_owned()).collect();
         PendingEvent {
             ev: ev.clone(),
-            handlers: handlers.iter().map(|h| (*h).to_owned()).collect(),
+            tickets: Mutex::new(handoff.reserve_all(&handlers)),
+            handlers,
+            handoff: handoff.clone(),
         }
+    }
+
+    fn tickets(&self) -> std::sync::MutexGuard<'_, Vec<Option<Ticket>>> {
+        self.tickets.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Hand the deliveries the statement leased for this event (`ids` and
+    /// `handlers` columns of its answer) to the workers, each once per
+    /// batch (`seen`); whether any of its inserted deliveries was not
+    /// handed off (so the lease loop must look).
+    fn hand_off(&self, row: &PgRow, inserted: usize, seen: &mut HashSet<i64>) -> bool {
+        let ids: Option<Vec<i64>> = row.get("handed_ids");
+        let names: Option<Vec<String>> = row.get("handed_handlers");
+        let (ids, names) = (ids.unwrap_or_default(), names.unwrap_or_default());
+        let mut tickets = self.tickets();
+        let created_ms = now_ms();
+        for (id, handler) in ids.iter().zip(names) {
+            let Some(i) = self.handlers.iter().position(|h| *h == handler) else {
+                continue;
+            };
+            let Some(ticket) = tickets[i].take() else {
+                continue;
+            };
+            if !seen.insert(*id) {
+                continue;
+            }
+            let leased = handed(&self.ev, *id, &handler, created_ms);
+            self.handoff.hand(leased, ticket);
+        }
+        inserted > ids.len()
     }
 }
 
@@ -54,13 +95,20 @@ fn bind_events<'q>(
     let column = |f: fn(&'q VerifiedWebhook) -> &'q str| -> Vec<&'q str> {
         items.iter().map(|p| f(&p.ev)).collect()
     };
-    let (mut handler_n, mut handler) = (Vec::new(), Vec::new());
+    let (mut handler_n, mut handler, mut lease) = (Vec::new(), Vec::new(), Vec::new());
     for (n, p) in (1i64..).zip(items) {
-        for h in &p.handlers {
+        let tickets = p.tickets();
+        for (h, ticket) in p.handlers.iter().zip(tickets.iter()) {
             handler_n.push(n);
             handler.push(h.as_str());
+            lease.push(ticket.is_some());
         }
     }
+    // One process's batch: one owner and lease for all of it.
+    let (owner, lease_ms) = items
+        .iter()
+        .find_map(|p| p.handoff.lease())
+        .map_or((String::new(), 0), |(o, l)| (o.to_owned(), ms(l)));
     query
         .bind(column(VerifiedWebhook::provider_name))
         .bind(column(|ev| ev.tenant()))
@@ -105,6 +153,9 @@ fn bind_events<'q>(
                 })
                 .collect::<Vec<i64>>(),
         )
+        .bind(lease)
+        .bind(owner)
+        .bind(lease_ms)
 }
 
 /// Per input (numbered from 1 in the first column): the row answering it.
@@ -117,6 +168,25 @@ fn by_number(rows: &[PgRow], len: usize) -> Vec<Option<&PgRow>> {
         }
     }
     hit
+}
+
+/// Hand the deliveries a committed statement leased to the workers, and
+/// wake the lease loop for those it did not (`inserted`: the column
+/// counting an input's new deliveries; negative for none).
+fn handed_off(items: &[PendingEvent], rows: &[PgRow], inserted: usize) {
+    let mut seen = HashSet::new();
+    let mut queued = false;
+    for (item, row) in items.iter().zip(by_number(rows, items.len())) {
+        if let Some(row) = row {
+            let n = usize::try_from(row.get::<i64, _>(inserted)).unwrap_or(0);
+            queued |= item.hand_off(row, n, &mut seen);
+        }
+    }
+    if queued {
+        if let Some(item) = items.first() {
+            item.handoff.queued();
+        }
+    }
 }
 
 /// Critical events and the deliveries of those that are new.
@@ -132,6 +202,7 @@ impl Batch for RecordBatch {
         let rows = bind_events(sqlx::query(RECORD_EVENTS), items)
             .fetch_all(pool)
             .await?;
+        handed_off(items, &rows, 1);
         let mut out = Vec::with_capacity(items.len());
         for (item, won) in items.iter().zip(by_number(&rows, items.len())) {
             let recorded = match won {
@@ -204,6 +275,7 @@ impl Batch for DeliveryBatch {
         let rows = bind_events(sqlx::query(RECORD_DELIVERIES), items)
             .fetch_all(pool)
             .await?;
+        handed_off(items, &rows, 2);
         let mut out = Vec::with_capacity(items.len());
         for (item, row) in items.iter().zip(by_number(&rows, items.len())) {
             let settled = row.is_some_and(|r| {

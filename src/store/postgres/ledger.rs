@@ -17,7 +17,9 @@ impl PgStore {
         ev: &VerifiedWebhook,
         handlers: &[&str],
     ) -> Result<Recorded, StoreError> {
-        self.records.submit(PendingEvent::new(ev, handlers)).await
+        self.records
+            .submit(PendingEvent::new(ev, handlers, &self.handoff))
+            .await
     }
 
     /// One pending delivery per handler for an event that gets no new row
@@ -30,7 +32,7 @@ impl PgStore {
         handlers: &[&str],
     ) -> Result<Option<OtherBody>, StoreError> {
         self.deliveries
-            .submit(PendingEvent::new(ev, handlers))
+            .submit(PendingEvent::new(ev, handlers, &self.handoff))
             .await
     }
 

@@ -21,6 +21,7 @@ use sqlx::Postgres;
 
 use self::batch::{DeliveryBatch, OutcomeBatch, RecordBatch};
 use super::group_commit::GroupCommit;
+use super::handoff::Handoff;
 use super::sql::Tables;
 use super::OpenError;
 
@@ -52,6 +53,9 @@ pub struct PgStore {
     deliveries: GroupCommit<DeliveryBatch>,
     /// Delivery outcomes, group-committed.
     outcomes: GroupCommit<OutcomeBatch>,
+    /// Deliveries recorded and leased in one statement, for this process's
+    /// workers.
+    handoff: Handoff,
 }
 
 /// Delivery outcome statements in flight at once. A worker holds a slot
@@ -119,6 +123,7 @@ impl PgStore {
             deliveries: GroupCommit::start(pool.clone(), MAX_BATCH_ROWS, in_flight),
             outcomes: GroupCommit::start(pool.clone(), MAX_BATCH_ROWS, outcomes_in_flight(opts)),
             tables: Tables::new(pool),
+            handoff: Handoff::default(),
         })
     }
 

@@ -11,10 +11,15 @@ use crate::store::delivery::{
     AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
     QueueDepth,
 };
+use crate::store::handoff::Handoff;
 use crate::store::{DeliveryQueue, StoreError};
 
 #[async_trait]
 impl DeliveryQueue for PgStore {
+    fn handoff(&self) -> Option<&Handoff> {
+        Some(&self.handoff)
+    }
+
     async fn lease(
         &self,
         owner: &str,

@@ -14,8 +14,10 @@ macro_rules! now_ms {
 
 /// The events of a batch as one array per column (`unnest` turns them back
 /// into rows, numbered from 1 in `n`), and their handlers as (n, handler)
-/// pairs. `guard_ms` is the dedup window of an event whose body is a second
-/// key (`replay_guard = "body"`), else 0.
+/// triples, `lease` true for a delivery to hand to this process's workers
+/// (`handoff.rs`: leased to owner $13 for $14 ms by the insert). `guard_ms`
+/// is the dedup window of an event whose body is a second key
+/// (`replay_guard = "body"`), else 0.
 macro_rules! event_input {
     () => {
         "input AS (
@@ -24,7 +26,7 @@ macro_rules! event_input {
                  WITH ORDINALITY AS i(provider, tenant, event_id, event_type, body_sha256, body,
                                       content_type, forward_headers, guard_ms, n)
          ), handlers AS (
-             SELECT * FROM unnest($8::bigint[], $9::text[]) AS h(n, handler)
+             SELECT * FROM unnest($8::bigint[], $9::text[], $12::bool[]) AS h(n, handler, lease)
          )"
     };
 }
@@ -39,20 +41,28 @@ macro_rules! other_body {
 }
 
 /// The pending deliveries of the events in `$from` (a relation shaped like
-/// `input`), one per handler, returning what was inserted. Rows go in key
-/// order, so concurrent statements take their locks in the same order and
-/// the first of them to reach an event's first handler gets all of its
-/// handlers; within a batch, the first copy of an event does.
+/// `input`), one per handler, returning what was inserted. A delivery to
+/// hand off is leased in the same insert (due again when its lease ends).
+/// Rows go in key order, so concurrent statements take their locks in the
+/// same order and the first of them to reach an event's first handler gets
+/// all of its handlers; within a batch, the first copy of an event does.
 macro_rules! insert_deliveries {
     ($from:literal) => {
         concat!(
             "INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type,
                                    body, body_sha256, forward_headers, state, next_attempt_ms,
-                                   created_ms, updated_ms)
+                                   lease_owner, lease_until_ms, created_ms, updated_ms)
              SELECT e.provider, e.tenant, e.event_id, h.handler, e.event_type, e.content_type,
-                    e.body, e.body_sha256, e.forward_headers, 'pending', ",
+                    e.body, e.body_sha256, e.forward_headers, 'pending',
+                    CASE WHEN h.lease THEN ",
             now_ms!(),
-            ", ",
+            " + $14 ELSE ",
+            now_ms!(),
+            " END,
+                    CASE WHEN h.lease THEN $13 END,
+                    CASE WHEN h.lease THEN ",
+            now_ms!(),
+            " + $14 END, ",
             now_ms!(),
             ", ",
             now_ms!(),
@@ -62,7 +72,45 @@ macro_rules! insert_deliveries {
             " e JOIN handlers h ON h.n = e.n
              ORDER BY e.provider, e.tenant, e.event_id, h.handler, e.n
              ON CONFLICT (provider, tenant, event_id, handler) DO NOTHING
-             RETURNING provider, tenant, event_id, body_sha256"
+             RETURNING provider, tenant, event_id, body_sha256, id, handler,
+                       lease_owner IS NOT NULL AS leased"
+        )
+    };
+}
+
+/// Of the deliveries `$cte` inserted for the event of `$row`, those leased
+/// with its body for the hand-off: their IDs and handlers (NULL when none).
+macro_rules! handed_off {
+    ($cte:literal, $row:literal) => {
+        concat!(
+            "(SELECT array_agg(d.id ORDER BY d.handler) FROM ",
+            $cte,
+            " d
+              WHERE d.provider = ",
+            $row,
+            ".provider AND d.tenant = ",
+            $row,
+            ".tenant
+                AND d.event_id = ",
+            $row,
+            ".event_id AND d.body_sha256 = ",
+            $row,
+            ".body_sha256
+                AND d.leased) AS handed_ids,
+             (SELECT array_agg(d.handler ORDER BY d.handler) FROM ",
+            $cte,
+            " d
+              WHERE d.provider = ",
+            $row,
+            ".provider AND d.tenant = ",
+            $row,
+            ".tenant
+                AND d.event_id = ",
+            $row,
+            ".event_id AND d.body_sha256 = ",
+            $row,
+            ".body_sha256
+                AND d.leased) AS handed_handlers"
         )
     };
 }
@@ -72,8 +120,8 @@ macro_rules! insert_deliveries {
 /// under another ID within the window; and the deliveries of the rows that
 /// are new. Of several writes of one ID in a batch only the first is
 /// offered (the others find its row, like a retry would). Answers, per new
-/// row, its number and how many of its deliveries were inserted; per
-/// replay, its number and -1.
+/// row, its number, how many of its deliveries were inserted and those
+/// handed off; per replay, its number and -1.
 pub(super) const RECORD_EVENTS: &str = concat!(
     "WITH ",
     event_input!(),
@@ -105,16 +153,19 @@ pub(super) const RECORD_EVENTS: &str = concat!(
     ")
      SELECT w.n, (SELECT COUNT(*) FROM deliveries d
                   WHERE d.provider = w.provider AND d.tenant = w.tenant
-                    AND d.event_id = w.event_id) AS inserted
+                    AND d.event_id = w.event_id) AS inserted, ",
+    handed_off!("deliveries", "w"),
+    "
      FROM won w
      UNION ALL
-     SELECT r.n, -1 FROM replays r"
+     SELECT r.n, -1, NULL, NULL FROM replays r"
 );
 
 /// Deliveries recorded before or without a `processed_event` row
 /// (non-critical events, `ack = "handlers"`). An event whose row or
 /// deliveries carry another body gets none. Answers, per input, whether it
-/// was refused so and how many of its deliveries (with its body) went in.
+/// was refused so, how many of its deliveries (with its body) went in, and
+/// those handed off.
 pub(super) const RECORD_DELIVERIES: &str = concat!(
     "WITH ",
     event_input!(),
@@ -134,7 +185,9 @@ pub(super) const RECORD_DELIVERIES: &str = concat!(
      SELECT i.n, i.n IN (SELECT n FROM refused) AS refused,
             (SELECT COUNT(*) FROM ins d
              WHERE d.provider = i.provider AND d.tenant = i.tenant AND d.event_id = i.event_id
-               AND d.body_sha256 = i.body_sha256) AS inserted
+               AND d.body_sha256 = i.body_sha256) AS inserted, ",
+    handed_off!("ins", "i"),
+    "
      FROM input i"
 );
 

@@ -124,11 +124,15 @@ impl RedisDedup {
         self.redis.get().await
     }
 
+    /// Run claim.lua. With `complete_for` (the dedup window), a new event
+    /// is claimed and COMPLETED in the same script: `Owned` then means
+    /// recorded.
     pub async fn claim(
         &self,
         ev: &VerifiedWebhook,
         owner: OwnerToken,
         ttl: Duration,
+        complete_for: Option<Duration>,
     ) -> Result<ClaimOutcome, StoreError> {
         let mut conn = self.conn().await?;
         let mut script = self.scripts.claim.key(self.key_of(ev));
@@ -136,9 +140,13 @@ impl RedisDedup {
             .arg(&ev.body_sha256()[..DIGEST_LEN])
             .arg(&owner.as_bytes()[..])
             // PX must be positive.
-            .arg(ms(ttl).max(1));
+            .arg(ms(ttl).max(1))
+            .arg(ev.event_id().as_str());
         if let Some(body_key) = self.body_key_of(ev) {
-            script.key(body_key).arg(ev.event_id().as_str());
+            script.key(body_key);
+        }
+        if let Some(window) = complete_for {
+            script.arg(ms(window).max(1));
         }
         let reply: Vec<i64> = script
             .invoke_async(&mut conn)

@@ -1,7 +1,7 @@
 //! [`Application`]: one hookline process, the receiver and the delivery
 //! workers over one store, run until a shutdown token it is handed is
 //! cancelled (`main` cancels it on SIGINT/SIGTERM; tests, when they are
-//! done).
+//! done). With `[server.tls]`, SIGHUP reloads the certificate.
 
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -172,7 +172,12 @@ async fn serve(
     grace: Duration,
     shutdown: &CancellationToken,
 ) -> std::io::Result<()> {
-    let server = crate::http::serve(state, listener, grace)?;
+    let (server, cert) = crate::http::serve(state, listener, grace)?;
+    // `[server.tls]`: SIGHUP re-reads the certificate and key.
+    let reload = match cert {
+        Some(cert) => Some(cert.reload_on_sighup()?),
+        None => None,
+    };
     let handle = server.handle();
     let stopper = shutdown.clone();
     // Stops the server when told to; the server's own future ends then.
@@ -184,6 +189,9 @@ async fn serve(
     // The server may also end on its own (an accept error): don't leave
     // the stopper waiting.
     stop.abort();
+    if let Some(reload) = reload {
+        reload.abort();
+    }
     result
 }
 

@@ -79,7 +79,22 @@ impl TlsFiles {
         self.try_load().map_err(|(_, reason)| reason)
     }
 
+    /// The pair as rustls serves it (`[server.tls]`, re-read on SIGHUP);
+    /// the error names the file at fault.
+    pub fn certified_key(&self) -> Result<rustls::sign::CertifiedKey, String> {
+        self.try_certified()
+            .map(|(certified, _)| certified)
+            .map_err(|(_, reason)| reason)
+    }
+
     fn try_load(&self) -> Result<CertifiedPair, (Part, String)> {
+        self.try_certified()
+            .map(|(certified, key)| (certified.cert, key))
+    }
+
+    fn try_certified(
+        &self,
+    ) -> Result<(rustls::sign::CertifiedKey, PrivateKeyDer<'static>), (Part, String)> {
         let chain = read_certificates(&self.cert_file).map_err(|e| (Part::Cert, e))?;
         let key = read_private_key(&self.key_file).map_err(|e| (Part::Key, e))?;
         let unusable = |e: rustls::Error| {
@@ -90,11 +105,12 @@ impl TlsFiles {
             .key_provider
             .load_private_key(key.clone_key())
             .map_err(unusable)?;
-        match rustls::sign::CertifiedKey::new(chain.clone(), signing_key).keys_match() {
+        let certified = rustls::sign::CertifiedKey::new(chain, signing_key);
+        match certified.keys_match() {
             // Unknown: the key type cannot tell its public key; rustls's own
             // loader accepts that too.
             Ok(()) | Err(rustls::Error::InconsistentKeys(rustls::InconsistentKeys::Unknown)) => {
-                Ok((chain, key))
+                Ok((certified, key))
             }
             Err(rustls::Error::InconsistentKeys(_)) => Err((
                 Part::Key,

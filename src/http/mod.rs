@@ -24,6 +24,7 @@ mod ops;
 pub mod problem;
 pub mod rate;
 mod receive;
+pub mod tls_reload;
 mod webhook;
 
 use std::net::TcpListener;
@@ -38,6 +39,7 @@ pub use self::budget::BufferBudget;
 pub use self::fetch::Fetcher;
 pub use self::problem::{reason_phrase, ApiError};
 pub use self::rate::RateLimits;
+pub use self::tls_reload::ReloadingCert;
 use crate::capture::CaptureWriter;
 use crate::config::Settings;
 use crate::metrics::Metrics;
@@ -135,38 +137,38 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 /// Serve [`routes`] on `listener` until [`actix_web::dev::ServerHandle::stop`]:
 /// no signal handling of its own, since the caller owns shutdown
 /// ([`crate::app::Application::run`]). In-flight requests get `grace` to
-/// finish.
+/// finish. With `[server.tls]`, also the certificate served, for the caller
+/// to reload ([`ReloadingCert::reload_on_sighup`]).
 pub fn serve(
     state: AppState,
     listener: TcpListener,
     grace: Duration,
-) -> std::io::Result<actix_web::dev::Server> {
-    let tls = match &state.settings.server.tls {
-        Some(files) => Some(server_tls(files)?),
+) -> std::io::Result<(actix_web::dev::Server, Option<Arc<ReloadingCert>>)> {
+    let cert = match &state.settings.server.tls {
+        Some(files) => Some(ReloadingCert::load(files).map_err(std::io::Error::other)?),
         None => None,
     };
     let state = web::Data::new(state);
     let server = HttpServer::new(move || App::new().app_data(state.clone()).configure(routes))
         .disable_signals()
         .shutdown_timeout(grace.as_secs());
-    let server = match tls {
-        Some(config) => server.listen_rustls_0_23(listener, config)?,
+    let server = match &cert {
+        Some(cert) => server.listen_rustls_0_23(listener, server_tls(cert.clone())?)?,
         None => server.listen(listener)?,
     };
-    Ok(server.run())
+    Ok((server.run(), cert))
 }
 
-/// `[server.tls]` as rustls takes it: HTTP/2 and HTTP/1.1 offered by ALPN.
-fn server_tls(files: &crate::config::TlsFiles) -> std::io::Result<rustls::ServerConfig> {
-    let (chain, key) = files.load().map_err(std::io::Error::other)?;
+/// `[server.tls]` as rustls takes it: HTTP/2 and HTTP/1.1 offered by ALPN,
+/// the certificate asked of `cert` at each handshake.
+fn server_tls(cert: Arc<ReloadingCert>) -> std::io::Result<rustls::ServerConfig> {
     let mut config = rustls::ServerConfig::builder_with_provider(Arc::new(
         rustls::crypto::ring::default_provider(),
     ))
     .with_safe_default_protocol_versions()
     .map_err(std::io::Error::other)?
     .with_no_client_auth()
-    .with_single_cert(chain, key)
-    .map_err(std::io::Error::other)?;
+    .with_cert_resolver(cert);
     config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
     Ok(config)
 }

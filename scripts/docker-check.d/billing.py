@@ -1,0 +1,20 @@
+"""A handler for scripts/docker-check: one JSON line per delivery on stdout."""
+
+import json
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+
+class Handler(BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("content-length", 0)))
+        print("DELIVERED " + json.dumps({
+            "path": self.path,
+            "headers": {k.lower(): v for k, v in self.headers.items()},
+            "body": body.decode("utf-8", "replace"),
+        }), flush=True)
+        self.send_response(200)
+        self.send_header("content-length", "0")
+        self.end_headers()
+
+
+HTTPServer(("0.0.0.0", 9000), Handler).serve_forever()

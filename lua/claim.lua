@@ -1,10 +1,11 @@
 -- Claim a dedup key in one atomic step (one round trip).
 --
--- KEYS[1]  {prefix}:dedup:{provider:tenant}:{event_id}
--- ARGV[1]  body digest: the first 16 bytes of the body's SHA-256
+-- KEYS[1]  the dedup key (src/store/redis/keys.rs)
+-- ARGV[1]  the body digest in its COMPLETED form: the first 63 bits of the
+--          body's SHA-256 as a decimal integer
 -- ARGV[2]  owner token: 16 random bytes
 -- ARGV[3]  in_progress_ttl in milliseconds
--- KEYS[2]  optional: {prefix}:body:{provider:tenant}:{digest}, the body key
+-- KEYS[2]  optional: {prefix}:body:{TAG}:{provider}:{tenant}:{digest}, the body key
 --          of a provider whose signature does not cover the event ID
 -- ARGV[4]  the event ID (read only with KEYS[2]; may be '')
 -- ARGV[5]  optional: the dedup window in milliseconds. A new event is then
@@ -13,8 +14,9 @@
 --          claiming and completing it, so one script does both).
 --
 -- Value layout (kept small: a completed key is held for the whole window):
---   IN_PROGRESS  'P' .. digest(16) .. owner(16)   33 bytes, PX in_progress_ttl
---   COMPLETED    'C' .. digest(16)                17 bytes, PX window
+--   IN_PROGRESS  'P' .. owner(16) .. digest     PX in_progress_ttl
+--   COMPLETED    digest                         PX window
+-- (Redis keeps a COMPLETED value, a decimal integer, as a 16-byte object.)
 -- Body key:
 --   IN_PROGRESS  'P' .. owner(16) .. event_id       PX in_progress_ttl
 --   COMPLETED    'C' .. event_id                    PX window
@@ -51,19 +53,20 @@ if not v then
     end
   end
   if ARGV[5] then
-    redis.call('SET', KEYS[1], 'C' .. ARGV[1], 'PX', ARGV[5])
+    redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[5])
     return {0}
   end
   -- Absent or expired: this request owns the key until the TTL runs out.
-  redis.call('SET', KEYS[1], 'P' .. ARGV[1] .. ARGV[2], 'PX', ARGV[3])
+  redis.call('SET', KEYS[1], 'P' .. ARGV[2] .. ARGV[1], 'PX', ARGV[3])
   return {0}
 end
 -- A different body under the same ID is a conflict whatever the state,
 -- as in the embedded store.
-if string.sub(v, 2, 17) ~= ARGV[1] then
+local in_progress = string.sub(v, 1, 1) == 'P'
+if (in_progress and string.sub(v, 18) or v) ~= ARGV[1] then
   return {3}
 end
-if string.sub(v, 1, 1) == 'C' then
+if not in_progress then
   return {1}
 end
 -- In progress elsewhere: tell the caller how long the claim may still last

@@ -3,7 +3,7 @@
 -- KEYS[1]  the dedup key
 -- ARGV[1]  owner token (16 bytes) that claimed it
 -- ARGV[2]  window in milliseconds
--- ARGV[3]  digest (16 bytes) to record: the body's own, or, when the durable
+-- ARGV[3]  digest to record, in its COMPLETED form (claim.lua): the body's own, or, when the durable
 --          record holds this ID with another body, the original's, so later
 --          copies of the original are duplicates and copies of this body
 --          are conflicts.
@@ -14,10 +14,10 @@
 -- Returns 1 when completed, 0 when the caller no longer owns the key (its
 -- claim expired and the key is absent or someone else's): nothing is written.
 local v = redis.call('GET', KEYS[1])
-if not v or string.sub(v, 1, 1) ~= 'P' or string.sub(v, 18, 33) ~= ARGV[1] then
+if not v or string.sub(v, 1, 1) ~= 'P' or string.sub(v, 2, 17) ~= ARGV[1] then
   return 0
 end
-redis.call('SET', KEYS[1], 'C' .. ARGV[3], 'PX', ARGV[2])
+redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[2])
 if KEYS[2] then
   local b = redis.call('GET', KEYS[2])
   -- Only our own claim of it (it may have expired and been taken since).

@@ -9,7 +9,7 @@ if not v then
   return {0}
 end
 local pttl = redis.call('PTTL', KEYS[1])
-if string.sub(v, 1, 1) == 'C' then
-  return {2, pttl}
+if string.sub(v, 1, 1) == 'P' then
+  return {1, pttl}
 end
-return {1, pttl}
+return {2, pttl}

@@ -8,7 +8,7 @@
 -- Returns 1 when released, 0 when the caller no longer owns the key: a stale
 -- owner must never delete a newer claim or a completed key.
 local v = redis.call('GET', KEYS[1])
-if not v or string.sub(v, 1, 1) ~= 'P' or string.sub(v, 18, 33) ~= ARGV[1] then
+if not v or string.sub(v, 1, 1) ~= 'P' or string.sub(v, 2, 17) ~= ARGV[1] then
   return 0
 end
 redis.call('DEL', KEYS[1])

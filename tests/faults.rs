@@ -61,15 +61,14 @@ async fn send_full(app: &TestApp, w: &Webhook) -> (u16, Option<String>, serde_js
     (status, retry_after, res.json().await.unwrap_or_default())
 }
 
-fn dedup_key(app: &TestApp, route: &str, tenant: &str, event_id: &str) -> String {
-    format!(
-        "{}:dedup:{{{route}:{tenant}}}:{event_id}",
-        app.settings
-            .store
-            .redis()
-            .expect("a redis store")
-            .key_prefix
-    )
+fn dedup_key(app: &TestApp, route: &str, tenant: &str, event_id: &str) -> Vec<u8> {
+    let prefix = &app
+        .settings
+        .store
+        .redis()
+        .expect("a redis store")
+        .key_prefix;
+    hookline::store::redis_dedup_key(prefix, route, tenant, event_id)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -126,7 +125,7 @@ async fn redis_restarted_empty_still_answers_duplicate_from_postgres() {
     let body = send_until(&app, &first, 200, Duration::from_secs(10)).await;
     assert_eq!(body["status"], "duplicate", "{body}");
     let key = dedup_key(&app, "stripe", "acme", "evt_keep_1");
-    let pttl: i64 = redis.cli(&["PTTL", &key]).trim().parse().unwrap();
+    let pttl: i64 = redis.cmd(redis::cmd("PTTL").arg(&key)).await;
     assert!(pttl > 3_000_000, "repaired for the window, got PTTL {pttl}");
     let (status, _) = app.send_json(&first).await;
     assert_eq!(status, 200, "served from Redis again");

@@ -141,7 +141,8 @@ run_memory() {
     --duration 3600 --max-requests "$MEMORY_KEYS" --dup-share 0 --body-bytes 256 --watch-pid "$HL_PID"
   "${mc[@]}" INFO memory >"$dir/after.txt"; "${mc[@]}" DBSIZE >"$dir/dbsize.after"
   "${mc[@]}" INFO keyspace >"$dir/keyspace.txt"
-  "${mc[@]}" --scan --pattern "$PREFIX:dedup:*" >"$dir/keys.txt"
+  # Keys are binary: --no-raw prints each quoted, as MEMORY USAGE reads it back.
+  "${mc[@]}" --no-raw --scan --pattern "$PREFIX:{*" >"$dir/keys.txt"
   head -n 500 "$dir/keys.txt" | sed 's/^/MEMORY USAGE /; s/$/ SAMPLES 0/' | "${mc[@]}" >"$dir/usage.txt"
   stop_node
   python3 - "$dir" "$MEMORY_KEYS" "$(redis-server --version)" >"$out" <<'PY'
@@ -153,13 +154,15 @@ b,a=info("before.txt","used_memory"),info("after.txt","used_memory")
 kb,ka=int(open(f"{d}/dbsize.before").read()),int(open(f"{d}/dbsize.after").read())
 ks=open(f"{d}/keyspace.txt").read()
 expires=int(m.group(1)) if (m:=re.search(r"expires=(\d+)",ks)) else 0
-keys=[k for k in open(f"{d}/keys.txt").read().split("\n") if k]
+def unquote(k):  # redis-cli's quoted form: "..." with \\xNN and C escapes
+    import ast; return ast.literal_eval("b" + k) if k.startswith('"') else k.encode()
+keys=[unquote(k) for k in open(f"{d}/keys.txt").read().split("\n") if k]
 usage=sorted(int(v) for v in open(f"{d}/usage.txt").read().split() if v.isdigit())
 print(json.dumps({"requested_keys":int(sys.argv[2]),"redis":sys.argv[3],
   "used_memory_before":b,"used_memory_after":a,"keys_before":kb,"keys_after":ka,
   "dedup_keys":len(keys),"keys_with_expiry":expires,
   "used_memory_per_key":(a-b)/(ka-kb) if ka>kb else None,
-  "key_example":keys[0] if keys else None,"key_bytes":len(keys[0].encode()) if keys else None,
+  "key_example":repr(keys[0])[2:-1] if keys else None,"key_bytes":len(keys[0]) if keys else None,
   "memory_usage_sampled":len(usage),"memory_usage_mean":sum(usage)/len(usage) if usage else None,
   "memory_usage_median":usage[len(usage)//2] if usage else None}))
 PY

@@ -37,7 +37,7 @@ pub use self::embedded::{EmbeddedOptions, EmbeddedStore};
 pub use self::error::{BoxError, Chain, OpenError, StoreError};
 pub use self::handle::Store;
 pub use self::postgres::{PgOptions, PgStore};
-pub use self::redis::{RedisDedup, RedisOptions};
+pub use self::redis::{dedup_key as redis_dedup_key, RedisDedup, RedisOptions};
 pub use self::redis_pg::RedisPg;
 pub use self::report::{DeliveryReport, EventReport, ProcessedSummary};
 pub use self::traits::{DeliveryQueue, IngestStore};

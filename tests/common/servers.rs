@@ -121,6 +121,18 @@ impl RedisServer {
     pub fn cli(&self, args: &[&str]) -> String {
         redis_cli(self.port, args).expect("redis-cli")
     }
+
+    /// Run a command over a connection: binary-safe (dedup keys are
+    /// binary), unlike `cli`.
+    #[allow(dead_code)]
+    pub async fn cmd<T: redis::FromRedisValue>(&self, cmd: &redis::Cmd) -> T {
+        let mut conn = redis::Client::open(self.url())
+            .unwrap()
+            .get_multiplexed_async_connection()
+            .await
+            .unwrap();
+        cmd.query_async(&mut conn).await.unwrap()
+    }
 }
 
 impl Drop for RedisServer {

@@ -3,6 +3,7 @@
 //! `redis` store pairs these keys with PostgreSQL (`super::redis_pg`).
 
 mod conn;
+mod keys;
 mod scan;
 
 use std::time::Duration;
@@ -15,10 +16,8 @@ use super::types::{ms, ClaimOutcome, DedupRecord, EventKey, OwnerToken};
 use super::{OpenError, StoreError};
 use crate::provider::VerifiedWebhook;
 
-/// Bytes of the body's SHA-256 kept in a dedup key: enough to tell bodies
-/// apart (2^-64 birthday bound per ID, and only authenticated senders can
-/// try), half the memory of the full digest for every key in the window.
-pub(crate) const DIGEST_LEN: usize = 16;
+pub use self::keys::dedup_key;
+pub(crate) use self::keys::DIGEST_LEN;
 
 /// What the Redis half needs from the configuration.
 #[derive(Clone)]
@@ -91,32 +90,22 @@ impl RedisDedup {
         }
     }
 
-    /// `{prefix}:dedup:{provider:tenant}:{event_id}`. The braces are a
-    /// Redis Cluster hash tag: every key of a provider+tenant hashes to one
-    /// slot. Prefix, provider and tenant are validated plain names (no
-    /// braces), so the first `{...}` is always ours whatever the event ID.
-    fn key(&self, provider: &str, tenant: &str, event_id: &str) -> String {
-        format!("{}:dedup:{{{provider}:{tenant}}}:{event_id}", self.prefix)
+    fn key(&self, provider: &str, tenant: &str, event_id: &str) -> Vec<u8> {
+        dedup_key(&self.prefix, provider, tenant, event_id)
     }
 
-    fn key_of(&self, ev: &VerifiedWebhook) -> String {
+    fn key_of(&self, ev: &VerifiedWebhook) -> Vec<u8> {
         self.key(ev.provider_name(), ev.tenant(), ev.event_id())
     }
 
-    /// `{prefix}:body:{provider:tenant}:` and the body's 16-byte digest
-    /// (binary, to keep the key small): the second key of an event whose
-    /// provider guards bodies, in the same hash slot as its dedup key.
     fn body_key_of(&self, ev: &VerifiedWebhook) -> Option<Vec<u8>> {
         ev.guards_body().then(|| {
-            let mut key = format!(
-                "{}:body:{{{}:{}}}:",
-                self.prefix,
+            keys::body_key(
+                &self.prefix,
                 ev.provider_name(),
-                ev.tenant()
+                ev.tenant(),
+                &ev.body_sha256()[..],
             )
-            .into_bytes();
-            key.extend_from_slice(&ev.body_sha256()[..DIGEST_LEN]);
-            key
         })
     }
 
@@ -137,7 +126,7 @@ impl RedisDedup {
         let mut conn = self.conn().await?;
         let mut script = self.scripts.claim.key(self.key_of(ev));
         script
-            .arg(&ev.body_sha256()[..DIGEST_LEN])
+            .arg(keys::completed_value(&ev.body_sha256()[..]))
             .arg(&owner.as_bytes()[..])
             // PX must be positive.
             .arg(ms(ttl).max(1))
@@ -168,7 +157,8 @@ impl RedisDedup {
     }
 
     /// Run complete.lua: true if `owner` still owned the key and it is now
-    /// COMPLETED with `digest` (16 bytes) for `window`.
+    /// COMPLETED with `digest` (16 bytes: the body's, or the recorded
+    /// original's) for `window`.
     pub async fn complete(
         &self,
         ev: &VerifiedWebhook,
@@ -181,7 +171,7 @@ impl RedisDedup {
         script
             .arg(&owner.as_bytes()[..])
             .arg(ms(window).max(1))
-            .arg(digest);
+            .arg(keys::completed_value(digest));
         if let Some(body_key) = self.body_key_of(ev) {
             // The body key names this event only if it is recorded with
             // this body; otherwise it goes.
@@ -255,6 +245,6 @@ impl RedisDedup {
     /// operators, not the request path).
     pub async fn count_keys(&self) -> Result<u64, StoreError> {
         let conn = self.conn().await?;
-        scan::count_keys(conn, &format!("{}:dedup:*", self.prefix)).await
+        scan::count_keys(conn, &keys::dedup_pattern(&self.prefix)).await
     }
 }

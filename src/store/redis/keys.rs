@@ -1,0 +1,120 @@
+//! Key names and values in Redis, made small: every completed key stays in
+//! memory for its provider's whole dedup window.
+//!
+//! A dedup key is `{prefix}:{TAG}` followed by 12 binary bytes:
+//! - `TAG` is four hex digits of SHA-256(`provider NUL tenant`), a Redis
+//!   Cluster hash tag, so every key of a provider+tenant (its body keys
+//!   included) lands in one slot and each script touches one slot;
+//! - the 12 bytes are the first 96 bits of SHA-256(`provider NUL tenant NUL
+//!   event_id`): two event IDs of one provider+tenant share a key with
+//!   probability about n²/2⁹⁷ for n keys in the window (6·10⁻¹² at a
+//!   billion), and only authenticated senders choose event IDs.
+//!
+//! Under the default prefix the key is 27 bytes, which Redis stores in a
+//! 32-byte allocation; the event ID itself (28 bytes for Stripe) would not
+//! fit in 64. `hookline lookup` finds a key from its event ID.
+//!
+//! A COMPLETED value is a decimal integer (the body digest's first 63
+//! bits), which Redis keeps inside a 16-byte object instead of a 48-byte
+//! string (`docs/redis-store.md`, "Keys").
+
+use sha2::{Digest, Sha256};
+
+/// Bytes of the event's hash in a dedup key's name.
+const NAME_LEN: usize = 12;
+
+/// Bytes of the body's SHA-256 an IN_PROGRESS key and a body key hold.
+pub(crate) const DIGEST_LEN: usize = 16;
+
+/// `{TAG}`: the hash tag of a provider+tenant.
+fn tag(provider: &str, tenant: &str) -> String {
+    let h = Sha256::new()
+        .chain_update(provider)
+        .chain_update([0])
+        .chain_update(tenant)
+        .finalize();
+    format!("{{{:02x}{:02x}}}", h[0], h[1])
+}
+
+/// The dedup key of an event. Provider and tenant are validated plain
+/// names (no NUL, no braces), so the hashed string is unambiguous and the
+/// first `{...}` of the key is the tag.
+pub fn dedup_key(prefix: &str, provider: &str, tenant: &str, event_id: &str) -> Vec<u8> {
+    let name = Sha256::new()
+        .chain_update(provider)
+        .chain_update([0])
+        .chain_update(tenant)
+        .chain_update([0])
+        .chain_update(event_id)
+        .finalize();
+    let mut key = format!("{prefix}:{}", tag(provider, tenant)).into_bytes();
+    key.extend_from_slice(&name[..NAME_LEN]);
+    key
+}
+
+/// `{prefix}:body:{TAG}:{provider}:{tenant}:` and the body's 16-byte digest
+/// (binary): the second key of an event whose provider guards bodies, in
+/// the same slot as its dedup key.
+pub(super) fn body_key(prefix: &str, provider: &str, tenant: &str, body_sha256: &[u8]) -> Vec<u8> {
+    let mut key = format!(
+        "{prefix}:body:{}:{provider}:{tenant}:",
+        tag(provider, tenant)
+    )
+    .into_bytes();
+    key.extend_from_slice(&body_sha256[..DIGEST_LEN]);
+    key
+}
+
+/// The SCAN pattern of every dedup key under `prefix` (body keys have
+/// `:body:` where dedup keys have their tag).
+pub(super) fn dedup_pattern(prefix: &str) -> String {
+    format!("{prefix}:{{*")
+}
+
+/// What a COMPLETED key holds for a body digest (at least 8 bytes): its
+/// first 63 bits in decimal. Redis stores a string that reads as a 64-bit
+/// integer as the integer. Two bodies under one event ID are told apart
+/// unless their digests agree on those 63 bits (2⁻⁶³, and only an
+/// authenticated sender can try).
+pub(crate) fn completed_value(digest: &[u8]) -> String {
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    (u64::from_be_bytes(first) >> 1).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_fits_a_32_byte_allocation_under_the_default_prefix() {
+        let key = dedup_key("hookline", "stripe", "acme", "evt_1MqqbKLt4dXK03v50fH9vyar");
+        // sds header (3) + bytes + NUL must fit 32.
+        assert_eq!(key.len(), 27);
+        assert!(key.starts_with(b"hookline:{"));
+        assert_eq!(key[14], b'}');
+    }
+
+    #[test]
+    fn keys_differ_by_provider_tenant_and_event_but_share_a_tag_per_pair() {
+        let k = |p, t, e| dedup_key("hl", p, t, e);
+        let a = k("stripe", "acme", "evt_1");
+        assert_ne!(a, k("stripe", "acme", "evt_2"));
+        assert_ne!(a, k("stripe", "globex", "evt_1"));
+        assert_ne!(a, k("github", "acme", "evt_1"));
+        // NUL separation: ("ab", "c") is not ("a", "bc").
+        assert_ne!(k("ab", "c", "e"), k("a", "bc", "e"));
+        assert_eq!(a[..8], k("stripe", "acme", "evt_2")[..8]);
+        let body = body_key("hl", "stripe", "acme", &[7; 32]);
+        assert_eq!(&body[8..14], &a[3..9], "same hash tag as the dedup keys");
+    }
+
+    #[test]
+    fn a_completed_value_is_a_canonical_integer_of_the_digest() {
+        assert_eq!(completed_value(&[0; 16]), "0");
+        assert_eq!(completed_value(&[0xff; 16]), i64::MAX.to_string());
+        assert_eq!(completed_value(&[0, 0, 0, 0, 0, 0, 0, 2, 9]), "1");
+        let v = completed_value(&[0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0]);
+        assert!(!v.starts_with('0') && v.parse::<i64>().is_ok());
+    }
+}

@@ -49,7 +49,11 @@ jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval
 redis_cli() { redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" "$@"; }
 
 redis_clear() { # delete every key under our prefix (bounded: SCAN ends)
-  redis_cli --scan --pattern "$PREFIX:*" | xargs -r -n 1000 redis-cli -h "$REDIS_HOST" -p "$REDIS_PORT" -n "$REDIS_DB" UNLINK >/dev/null
+  # Dedup keys are binary: --no-raw prints each one quoted, and redis-cli
+  # reads quoted arguments back from stdin; 1000 keys per UNLINK.
+  redis_cli --no-raw --scan --pattern "$PREFIX:*" \
+    | awk 'NR % 1000 == 1 { if (NR > 1) print ""; printf "UNLINK" } { printf " %s", $0 } END { if (NR) print "" }' \
+    | redis_cli >/dev/null
 }
 
 db_recreate() {

@@ -36,7 +36,28 @@ fn count(summary: &str, label: &str) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn replaying_the_capture_corpus_gets_every_verdict_right() {
-    let app = spawn_app(Backend::Embedded).await;
+    // Providers beyond the suite's routes, configured like them (route =
+    // kind, `{route}-default-secret`), as tests/captures/build.py signs.
+    let more = [
+        "buildkite",
+        "circleci",
+        "coinbase-commerce",
+        "lago",
+        "paddle",
+        "pagerduty",
+        "sentry",
+        "square",
+        "workos",
+    ];
+    let mut opts = AppOptions::new(Backend::Embedded);
+    for p in more {
+        opts.extra.push_str(&format!(
+            "[providers.{p}]\nkind = \"{p}\"\ncritical = [\"*\"]\ntolerance = \"5m\"\n\
+             [providers.{p}.tenants.default]\nsecrets = [\"{}\"]\n",
+            secret(p, "default")
+        ));
+    }
+    let app = spawn_app_with(opts).await;
     let providers = [
         "github",
         "gitlab",
@@ -44,7 +65,9 @@ async fn replaying_the_capture_corpus_gets_every_verdict_right() {
         "slack",
         "standard-webhooks",
         "stripe",
-    ];
+    ]
+    .into_iter()
+    .chain(more);
     let mut total = 0;
     for p in providers {
         let dir = corpus().join(p);
@@ -112,6 +135,20 @@ async fn replaying_the_capture_corpus_gets_every_verdict_right() {
         .await
         .unwrap();
     assert_eq!(row.unwrap().event_type, "setup_intent.created");
+    // The event type from GitHub's header, not the body's action.
+    let row = app
+        .store
+        .processed_event("github", "default", "9f40c7c2-cb97-494e-933a-039bb78cf662")
+        .await
+        .unwrap();
+    assert_eq!(row.unwrap().event_type, "issues");
+    // A provider whose event ID is in the body, and one whose ID is a header.
+    let row = app
+        .store
+        .processed_event("square", "default", "6a8f5f28-54a1-4eb0-a98a-3111513fd4fc")
+        .await
+        .unwrap();
+    assert!(row.is_some(), "square's body event_id");
     assert_eq!(app.inventory().await.processed_events, total as u64);
 }
 

@@ -32,7 +32,9 @@ def rows():
         if len(cells) < 5 or not cells[0].endswith(".json"):
             continue
         ticks = lambda s: re.findall(r"`([^`]*)`", s)
-        event_type = ticks(cells[2])[-1]  # Slack lists envelope / inner type
+        # The first: the value the provider sends (GitHub rows add the
+        # action, Slack rows the inner type, after it).
+        event_type = ticks(cells[2])[0]
         yield cells[0], cells[1], event_type, ticks(cells[3])[0]
 
 

@@ -25,6 +25,13 @@ use crate::store::{now_ms, Store};
 /// Longest wait for more free slots before leasing for fewer.
 const LEASE_GATHER: Duration = Duration::from_millis(5);
 
+/// Outcomes waiting for their (group-committed) statement, per worker slot.
+/// A slot is about calls in flight to handlers: it is freed once the
+/// attempt's outcome has a place here, so the statement's latency under
+/// load does not hold the next call back. Beyond this many, a finished
+/// attempt keeps its slot until an outcome is written (back-pressure).
+const OUTCOMES_PER_SLOT: usize = 4;
+
 /// A pool of delivery workers in this process.
 #[derive(Clone)]
 pub struct Workers {
@@ -44,6 +51,8 @@ pub struct Workers {
     backlog: Arc<AtomicBool>,
     /// Each handler's in-flight limit and circuit breaker.
     gates: Gates,
+    /// Places for outcomes waiting to be written (`OUTCOMES_PER_SLOT`).
+    outcomes: Arc<Semaphore>,
     metrics: Arc<Metrics>,
 }
 
@@ -66,6 +75,9 @@ impl Workers {
         let gates = Gates::new(&handlers, &settings);
         Ok(Workers {
             gates,
+            outcomes: Arc::new(Semaphore::new(
+                settings.concurrency as usize * OUTCOMES_PER_SLOT,
+            )),
             handlers: Arc::new(handlers),
             settings,
             clients: Arc::new(clients),
@@ -149,10 +161,7 @@ impl Workers {
                         };
                         let permit = slots.clone().acquire_owned().await.expect("never closed");
                         let me = self.clone();
-                        tokio::spawn(async move {
-                            me.deliver(d, pass).await;
-                            drop(permit);
-                        });
+                        tokio::spawn(async move { me.deliver(d, pass, permit).await });
                     }
                 }
                 Ok(_) => {
@@ -172,8 +181,13 @@ impl Workers {
             }
         }
         // Let attempts in flight record their outcome (handed-off ones too:
-        // they hold slots).
-        let _ = tokio::time::timeout(self.settings.lease, slots.acquire_many(all)).await;
+        // they hold slots), and the outcomes already waiting be written.
+        let outcomes = self.settings.concurrency * OUTCOMES_PER_SLOT as u32;
+        let _ = tokio::time::timeout(self.settings.lease, async {
+            drop(slots.acquire_many(all).await);
+            drop(self.outcomes.acquire_many(outcomes).await);
+        })
+        .await;
         if let Some(task) = handed {
             task.abort();
         }
@@ -217,23 +231,22 @@ impl Workers {
                 // attempted (the wait lets the 2xx go out first).
                 delay_point!("before_handed_attempt");
                 crash_point!("after_handoff");
-                me.deliver(d, pass).await;
-                drop(permit);
+                me.deliver(d, pass, permit).await;
             });
         }
     }
 
-    /// One attempt at one delivery.
-    async fn deliver(&self, d: Leased, pass: Pass) {
+    /// One attempt at one delivery, in worker slot `slot`.
+    async fn deliver(&self, d: Leased, pass: Pass, slot: OwnedSemaphorePermit) {
         let span = tracing::info_span!(
             "delivery",
             provider = %d.provider, tenant = %d.tenant, event_id = %d.event_id,
             handler = %d.handler, attempt = d.attempts + 1,
         );
-        self.attempt(d, pass).instrument(span).await
+        self.attempt(d, pass, slot).instrument(span).await
     }
 
-    async fn attempt(&self, d: Leased, pass: Pass) {
+    async fn attempt(&self, d: Leased, pass: Pass, slot: OwnedSemaphorePermit) {
         crash_point!("after_lease");
         let attempt = d.attempts + 1;
         let started_ms = now_ms();
@@ -250,7 +263,7 @@ impl Workers {
                 response_body: String::new(),
                 error: Some(error),
             };
-            self.finish(&d, record, Next::Dead).await;
+            self.finish(&d, record, Next::Dead, slot).await;
             return;
         };
         let client = &self.clients[d.handler.as_str()];
@@ -334,10 +347,20 @@ impl Workers {
             response_body: result.response_body,
             error: result.error,
         };
-        self.finish(&d, record, next).await;
+        self.finish(&d, record, next, slot).await;
     }
 
-    async fn finish(&self, d: &Leased, record: AttemptRecord, next: Next) {
+    /// Write the outcome, freeing the worker slot as soon as the outcome
+    /// has a place among those waiting for their statement.
+    async fn finish(
+        &self,
+        d: &Leased,
+        record: AttemptRecord,
+        next: Next,
+        slot: OwnedSemaphorePermit,
+    ) {
+        let place = self.outcomes.acquire().await.expect("never closed");
+        drop(slot);
         // A store hiccup must not lose the outcome: retry a few times; if
         // it still fails, the lease expires and the delivery is attempted
         // again (at least once, never zero times).
@@ -357,5 +380,6 @@ impl Workers {
                 "could not record the outcome; the delivery is attempted again after its lease"
             ),
         }
+        drop(place);
     }
 }

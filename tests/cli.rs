@@ -6,7 +6,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use common::{secret, spawn_app, spawn_app_with, AppOptions, Backend, Webhook};
+use common::{secret, spawn_app_with, AppOptions, Backend, Webhook};
 use hookline::capture::Capture;
 
 fn hookline(args: &[&str]) -> Output {

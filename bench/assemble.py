@@ -58,7 +58,9 @@ def machine(settings):
         "postgresql": sh("psql", settings["pg_url"], "-Atqc", "show server_version"),
         "redis_benchmark": sh("redis-benchmark", "--version"),
         "pgbench": sh("pgbench", "--version"),
-        "git_commit": sh("git", "rev-parse", "--short", "HEAD"),
+        # The commit the binaries were built from (bench/run records it at
+        # the build: commits made during a run must not be credited).
+        "git_commit": os.environ.get("BENCH_GIT_COMMIT") or sh("git", "rev-parse", "--short", "HEAD"),
     }
 
 

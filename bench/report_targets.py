@@ -10,7 +10,10 @@ def f2(v):
 
 
 def pct(v):
-    return "n/a" if v is None else f"{100 * v:.0f}%"
+    # Small shares keep a decimal: 0.4% and 0.8% are not both "0%".
+    if v is None:
+        return "n/a"
+    return f"{100 * v:.1f}%" if abs(v) < 0.1 else f"{100 * v:.0f}%"
 
 
 def bare_rate(res, size=None):

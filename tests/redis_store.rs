@@ -406,3 +406,45 @@ async fn store_urls_never_show_in_debug_output_or_errors() {
         "{shown}"
     );
 }
+
+/// A table that grows fast is analyzed by the receiver itself, so cached
+/// plans made while it was empty do not keep scanning it whole
+/// (`src/store/postgres/stats.rs`). `analyze_count` counts manual ANALYZEs
+/// only, never autovacuum's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fast_growing_table_is_analyzed_by_the_receiver() {
+    use sqlx::Connection;
+    let redis = RedisServer::start();
+    let (_store, _settings, db) = store_on(&redis).await;
+    let mut conn = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    const ANALYZED: &str =
+        "SELECT analyze_count FROM pg_stat_user_tables WHERE relname = 'processed_event'";
+    let count: i64 = sqlx::query_scalar(ANALYZED)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(count, 0, "a new table");
+    sqlx::query(
+        "INSERT INTO processed_event (provider, tenant, event_id, event_type, body_sha256, body)
+         SELECT 'stripe', 'acme', 'evt_grow_' || n, 't', sha256(n::text::bytea), 'x'
+         FROM generate_series(1, 1500) n",
+    )
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let count: i64 = sqlx::query_scalar(ANALYZED)
+            .fetch_one(&mut conn)
+            .await
+            .unwrap();
+        if count > 0 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "1,500 new rows were not analyzed within 20 s"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}

@@ -50,6 +50,7 @@ impl Store {
             StoreSettings::Redis(s) => {
                 let pg = PgStore::open(&postgres(s)).await?;
                 pg.check_schema().await?;
+                pg.keep_statistics();
                 let dedup = RedisDedup::new(&redis(s))?;
                 dedup.try_connect(s.timeout).await;
                 let ingest = Arc::new(RedisPg::new(dedup, pg.clone()));

@@ -5,12 +5,14 @@
 //!
 //! `ledger.rs` records events, `queue.rs` serves the workers, `batch.rs`
 //! group-commits the writes of concurrent requests, `sql.rs` holds the
-//! PostgreSQL-only statements; the rest is shared with SQLite (`sql/`).
+//! PostgreSQL-only statements, `stats.rs` keeps the planner's statistics
+//! current; the rest is shared with SQLite (`sql/`).
 
 mod batch;
 mod ledger;
 mod queue;
 mod sql;
+mod stats;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -129,6 +131,12 @@ impl PgStore {
 
     fn pool(&self) -> &PgPool {
         &self.tables.pool
+    }
+
+    /// Keep the planner's statistics of the hot tables current while they
+    /// grow fast (`stats.rs`); for a serving process.
+    pub(crate) fn keep_statistics(&self) {
+        stats::keep_current(self.pool().clone());
     }
 
     /// Apply pending migrations (`hookline migrate`).

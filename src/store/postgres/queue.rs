@@ -16,6 +16,10 @@ use crate::store::{DeliveryQueue, StoreError};
 
 #[async_trait]
 impl DeliveryQueue for PgStore {
+    fn batches_outcomes(&self) -> bool {
+        true
+    }
+
     fn handoff(&self) -> Option<&Handoff> {
         Some(&self.handoff)
     }

@@ -12,7 +12,7 @@
 //!
 //! Under the default prefix the key is 27 bytes, which Redis stores in a
 //! 32-byte allocation; the event ID itself (28 bytes for Stripe) would not
-//! fit in 64. `hookline lookup` finds a key from its event ID.
+//! fit in 64. `hookline events show` finds a key from its event ID.
 //!
 //! A COMPLETED value is a decimal integer (the body digest's first 63
 //! bits), which Redis keeps inside a 16-byte object instead of a 48-byte
@@ -26,14 +26,23 @@ const NAME_LEN: usize = 12;
 /// Bytes of the body's SHA-256 an IN_PROGRESS key and a body key hold.
 pub(crate) const DIGEST_LEN: usize = 16;
 
-/// `{TAG}`: the hash tag of a provider+tenant.
-fn tag(provider: &str, tenant: &str) -> String {
+/// `{prefix}{infix}{TAG}`, the start of every key of a provider+tenant,
+/// with room for `more` bytes: one allocation per key.
+fn tagged(prefix: &str, infix: &str, provider: &str, tenant: &str, more: usize) -> Vec<u8> {
     let h = Sha256::new()
         .chain_update(provider)
         .chain_update([0])
         .chain_update(tenant)
         .finalize();
-    format!("{{{:02x}{:02x}}}", h[0], h[1])
+    let mut key = Vec::with_capacity(prefix.len() + infix.len() + 7 + more);
+    key.extend_from_slice(prefix.as_bytes());
+    key.extend_from_slice(infix.as_bytes());
+    key.push(b'{');
+    let mut tag = [0u8; 4];
+    hex::encode_to_slice(&h[..2], &mut tag).expect("two bytes are four hex digits");
+    key.extend_from_slice(&tag);
+    key.push(b'}');
+    key
 }
 
 /// The dedup key of an event. Provider and tenant are validated plain
@@ -47,7 +56,7 @@ pub fn dedup_key(prefix: &str, provider: &str, tenant: &str, event_id: &str) -> 
         .chain_update([0])
         .chain_update(event_id)
         .finalize();
-    let mut key = format!("{prefix}:{}", tag(provider, tenant)).into_bytes();
+    let mut key = tagged(prefix, ":", provider, tenant, NAME_LEN);
     key.extend_from_slice(&name[..NAME_LEN]);
     key
 }
@@ -56,11 +65,18 @@ pub fn dedup_key(prefix: &str, provider: &str, tenant: &str, event_id: &str) -> 
 /// (binary): the second key of an event whose provider guards bodies, in
 /// the same slot as its dedup key.
 pub(super) fn body_key(prefix: &str, provider: &str, tenant: &str, body_sha256: &[u8]) -> Vec<u8> {
-    let mut key = format!(
-        "{prefix}:body:{}:{provider}:{tenant}:",
-        tag(provider, tenant)
-    )
-    .into_bytes();
+    let mut key = tagged(
+        prefix,
+        ":body:",
+        provider,
+        tenant,
+        3 + provider.len() + tenant.len() + DIGEST_LEN,
+    );
+    key.push(b':');
+    key.extend_from_slice(provider.as_bytes());
+    key.push(b':');
+    key.extend_from_slice(tenant.as_bytes());
+    key.push(b':');
     key.extend_from_slice(&body_sha256[..DIGEST_LEN]);
     key
 }

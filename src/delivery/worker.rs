@@ -25,14 +25,14 @@ use crate::store::{now_ms, Store};
 /// Longest wait for more free slots before leasing for fewer.
 const LEASE_GATHER: Duration = Duration::from_millis(5);
 
-/// Outcomes waiting for their (group-committed) statement, per worker slot,
-/// on a store that batches outcomes. A slot is about calls in flight to
-/// handlers: it is freed once the attempt's outcome has a place here, so
-/// the statement's latency under load does not hold the next call back.
-/// Beyond this many, a finished attempt keeps its slot until an outcome is
-/// written (back-pressure). Elsewhere (the embedded store's one
-/// connection) a slot is held until its outcome is written: measured at
-/// 600/s, queued outcomes took the answer's p99 from 5-8 ms to 60-130 ms.
+/// Outcomes waiting for their (group-committed) statement, per worker slot.
+/// A slot is about calls in flight to handlers: it is freed once the
+/// attempt's outcome has a place here, so the statement's latency under
+/// load does not hold the next call back. Beyond this many, a finished
+/// attempt keeps its slot until an outcome is written (back-pressure).
+/// Every store group-commits outcomes; before the embedded store's write
+/// lane it wrote each in a transaction of its own, and queued outcomes took
+/// its answer's p99 at 600/s from 5-8 ms to 60-130 ms.
 const OUTCOMES_PER_SLOT: usize = 4;
 
 /// A pool of delivery workers in this process.
@@ -54,10 +54,8 @@ pub struct Workers {
     backlog: Arc<AtomicBool>,
     /// Each handler's in-flight limit and circuit breaker.
     gates: Gates,
-    /// Places for outcomes waiting to be written (`OUTCOMES_PER_SLOT`),
-    /// `places` of them (0 on a store that does not batch outcomes).
+    /// Places for outcomes waiting to be written (`OUTCOMES_PER_SLOT`).
     outcomes: Arc<Semaphore>,
-    places: u32,
     metrics: Arc<Metrics>,
 }
 
@@ -78,15 +76,11 @@ impl Workers {
             })
             .collect::<Result<_, _>>()?;
         let gates = Gates::new(&handlers, &settings);
-        let places = if store.queue().batches_outcomes() {
-            settings.concurrency * OUTCOMES_PER_SLOT as u32
-        } else {
-            0
-        };
         Ok(Workers {
             gates,
-            outcomes: Arc::new(Semaphore::new(places as usize)),
-            places,
+            outcomes: Arc::new(Semaphore::new(
+                settings.concurrency as usize * OUTCOMES_PER_SLOT,
+            )),
             handlers: Arc::new(handlers),
             settings,
             clients: Arc::new(clients),
@@ -191,10 +185,10 @@ impl Workers {
         }
         // Let attempts in flight record their outcome (handed-off ones too:
         // they hold slots), and the outcomes already waiting be written.
-        let places = self.places;
+        let outcomes = self.settings.concurrency * OUTCOMES_PER_SLOT as u32;
         let _ = tokio::time::timeout(self.settings.lease, async {
             drop(slots.acquire_many(all).await);
-            drop(self.outcomes.acquire_many(places).await);
+            drop(self.outcomes.acquire_many(outcomes).await);
         })
         .await;
         if let Some(task) = handed {
@@ -368,20 +362,8 @@ impl Workers {
         next: Next,
         slot: OwnedSemaphorePermit,
     ) {
-        // Free the slot once the outcome has a place; with no places (a
-        // store that does not batch outcomes) hold it until it is written.
-        let held = if self.places > 0 {
-            let place = self
-                .outcomes
-                .clone()
-                .acquire_owned()
-                .await
-                .expect("never closed");
-            drop(slot);
-            place
-        } else {
-            slot
-        };
+        let place = self.outcomes.acquire().await.expect("never closed");
+        drop(slot);
         // A store hiccup must not lose the outcome: retry a few times; if
         // it still fails, the lease expires and the delivery is attempted
         // again (at least once, never zero times).
@@ -401,6 +383,6 @@ impl Workers {
                 "could not record the outcome; the delivery is attempted again after its lease"
             ),
         }
-        drop(held);
+        drop(place);
     }
 }

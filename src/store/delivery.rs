@@ -71,6 +71,26 @@ pub struct AttemptRecord {
     pub error: Option<String>,
 }
 
+/// A delivery attempt's outcome, to record while the lease is held (the
+/// backends group-commit them).
+pub(crate) struct Outcome {
+    pub(crate) delivery_id: i64,
+    pub(crate) owner: String,
+    pub(crate) attempt: AttemptRecord,
+    pub(crate) next: Next,
+}
+
+impl Outcome {
+    pub(crate) fn new(delivery: &Leased, owner: &str, attempt: &AttemptRecord, next: Next) -> Self {
+        Outcome {
+            delivery_id: delivery.id,
+            owner: owner.to_owned(),
+            attempt: attempt.clone(),
+            next,
+        }
+    }
+}
+
 /// A delivery as operators see it.
 #[derive(Debug, Clone, Serialize)]
 pub struct DeliveryView {

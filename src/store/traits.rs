@@ -178,14 +178,6 @@ pub trait DeliveryQueue: Send + Sync + Debug {
         None
     }
 
-    /// Whether concurrent outcomes share statements (group commit), so
-    /// workers may queue outcomes and go on calling handlers. Where each
-    /// outcome is a transaction of its own on one connection (the embedded
-    /// store), queued outcomes would only crowd the receivers out.
-    fn batches_outcomes(&self) -> bool {
-        false
-    }
-
     /// Lease up to `limit` due deliveries to `owner` for `lease`, none of
     /// them for a handler in `skip` (full, or its circuit open).
     async fn lease(

@@ -1,15 +1,16 @@
-//! The embedded store's dedup state (`dedup_key`) and the transactions that
-//! move it, each one SQLite transaction with the records it writes.
-//!
-//! Write transactions begin IMMEDIATE: they take the file's write lock
-//! first (waiting up to `busy_timeout` for another process, such as the
-//! CLI), so a read inside them is never overtaken by another writer.
+//! The embedded store's dedup state (`dedup_key`) and the writes that move
+//! it with the records they write. Claims, commits and deliveries' records
+//! run in the write lane's transactions (`lane.rs`), which begin
+//! IMMEDIATE: they take the file's write lock first (waiting up to
+//! `busy_timeout` for another process, such as the CLI), so a read inside
+//! them is never overtaken by another writer.
 
 use std::time::Duration;
 
-use sqlx::{Sqlite, SqlitePool, Transaction};
+use sqlx::{SqliteConnection, SqlitePool};
 
 use super::deliveries::{self, Inserted};
+use super::lane::{Done, Written};
 use crate::provider::VerifiedWebhook;
 use crate::store::handoff::Handoff;
 use crate::store::sql::other_body;
@@ -19,24 +20,15 @@ use crate::store::types::{
 };
 use crate::store::StoreError;
 
-async fn begin(
-    pool: &SqlitePool,
-    op: &'static str,
-) -> Result<Transaction<'static, Sqlite>, StoreError> {
-    pool.begin_with("BEGIN IMMEDIATE")
-        .await
-        .map_err(StoreError::sqlx(op))
-}
-
+/// Take the event's key for `owner` if it is absent or expired.
 pub(super) async fn claim(
-    pool: &SqlitePool,
+    tx: &mut SqliteConnection,
     ev: &VerifiedWebhook,
     owner: OwnerToken,
     ttl: Duration,
-) -> Result<ClaimOutcome, StoreError> {
+) -> Result<Done, StoreError> {
     let op = "claim";
     let now = now_ms();
-    let mut tx = begin(pool, op).await?;
     // Take the key if it is absent or expired, in one statement.
     let taken = sqlx::query(
         "INSERT INTO dedup_key (provider, tenant, event_id, state, owner, body_sha256, expires_at_ms)
@@ -59,9 +51,9 @@ pub(super) async fn claim(
     .rows_affected();
     let outcome = if taken == 1 {
         if ev.guards_body() {
-            if let Some(held) = super::replay::claim(&mut tx, ev, &owner, ttl, now).await? {
-                // Dropping the transaction rolls the claim back.
-                return Ok(held);
+            if let Some(held) = super::replay::claim(tx, ev, &owner, ttl, now).await? {
+                // The claim is undone.
+                return Ok(Done::undone(Written::Claim(held)));
             }
         }
         ClaimOutcome::Owned(owner)
@@ -88,21 +80,21 @@ pub(super) async fn claim(
             }
         }
     };
-    tx.commit().await.map_err(StoreError::sqlx(op))?;
-    Ok(outcome)
+    Ok(Done::kept(Written::Claim(outcome), Inserted::none()))
 }
 
+/// Record the event and its deliveries, and complete its key, if `owner`
+/// still owns it.
 pub(super) async fn commit(
-    pool: &SqlitePool,
+    tx: &mut SqliteConnection,
     ev: &VerifiedWebhook,
     owner: &OwnerToken,
     window: Duration,
     handlers: &[&str],
     handoff: &Handoff,
-) -> Result<CommitOutcome, StoreError> {
+) -> Result<Done, StoreError> {
     let op = "commit";
     let now = now_ms();
-    let mut tx = begin(pool, op).await?;
     // Ownership is checked in the transaction that writes: a stale owner
     // writes nothing.
     let owned = sqlx::query(
@@ -120,8 +112,11 @@ pub(super) async fn commit(
     .map_err(StoreError::sqlx(op))?
     .rows_affected();
     if owned == 0 {
-        // Dropping the transaction rolls it back: nothing was written.
-        return Ok(CommitOutcome::NotOwner);
+        // Nothing was written.
+        return Ok(Done::kept(
+            Written::Commit(CommitOutcome::NotOwner),
+            Inserted::none(),
+        ));
     }
     let other = other_body(&mut *tx, ev)
         .await
@@ -159,7 +154,7 @@ pub(super) async fn commit(
             .map_err(StoreError::sqlx(op))?;
             CommitOutcome::Conflict
         }
-        _ if ev.is_critical() && !insert_processed(&mut tx, ev).await? => {
+        _ if ev.is_critical() && !insert_processed(tx, ev).await? => {
             // The row outlived the dedup key, with this body.
             CommitOutcome::Duplicate
         }
@@ -168,7 +163,7 @@ pub(super) async fn commit(
     let inserted = if outcome == CommitOutcome::Accepted {
         // One pending delivery per matching handler, in the same
         // transaction: no 2xx without its deliveries.
-        deliveries::insert(&mut tx, ev, handlers, now, handoff).await?
+        deliveries::insert(tx, ev, handlers, now, handoff).await?
     } else {
         Inserted::none()
     };
@@ -177,18 +172,16 @@ pub(super) async fn commit(
             // This body was not recorded under this ID: it holds nothing.
             super::replay::release(&mut *tx, ev, owner).await?;
         } else {
-            super::replay::complete(&mut tx, ev, owner, window, now).await?;
+            super::replay::complete(tx, ev, owner, window, now).await?;
         }
     }
-    tx.commit().await.map_err(StoreError::sqlx(op))?;
-    inserted.hand_over(handoff);
-    Ok(outcome)
+    Ok(Done::kept(Written::Commit(outcome), inserted))
 }
 
 /// Insert the event's `processed_event` row unless its ID has one; whether
 /// it was new.
 async fn insert_processed(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut SqliteConnection,
     ev: &VerifiedWebhook,
 ) -> Result<bool, StoreError> {
     let inserted = sqlx::query(
@@ -205,33 +198,37 @@ async fn insert_processed(
     .bind(&ev.body()[..])
     .bind(ev.content_type())
     .bind(chrono::Utc::now())
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await
     .map_err(StoreError::sqlx("commit"))?
     .rows_affected();
     Ok(inserted == 1)
 }
 
+/// The event's pending deliveries, without completing its key.
 pub(super) async fn record_pending(
-    pool: &SqlitePool,
+    tx: &mut SqliteConnection,
     ev: &VerifiedWebhook,
     handlers: &[&str],
     handoff: &Handoff,
-) -> Result<RecordOutcome, StoreError> {
+) -> Result<Done, StoreError> {
     let op = "deliveries";
-    let mut tx = begin(pool, op).await?;
     let other = other_body(&mut *tx, ev)
         .await
         .map_err(StoreError::sqlx(op))?;
     if other.is_some() {
         // The deliveries or the row carry another body: nothing is
-        // recorded (dropping the transaction rolls it back).
-        return Ok(RecordOutcome::Conflict);
+        // recorded.
+        return Ok(Done::kept(
+            Written::Record(RecordOutcome::Conflict),
+            Inserted::none(),
+        ));
     }
-    let inserted = deliveries::insert(&mut tx, ev, handlers, now_ms(), handoff).await?;
-    tx.commit().await.map_err(StoreError::sqlx(op))?;
-    inserted.hand_over(handoff);
-    Ok(RecordOutcome::Recorded)
+    let inserted = deliveries::insert(tx, ev, handlers, now_ms(), handoff).await?;
+    Ok(Done::kept(
+        Written::Record(RecordOutcome::Recorded),
+        inserted,
+    ))
 }
 
 pub(super) async fn release(

@@ -2,7 +2,7 @@
 //! that records their event, and leased there to this process's workers
 //! when they have room (the hand-off, `store/handoff.rs`).
 
-use sqlx::{Sqlite, Transaction};
+use sqlx::SqliteConnection;
 
 use crate::provider::VerifiedWebhook;
 use crate::store::delivery::Leased;
@@ -43,7 +43,7 @@ impl Inserted {
 /// one is left as it is (a handler that acknowledged stays acknowledged).
 /// A handler the workers have room for gets its delivery leased to them.
 pub(super) async fn insert(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut SqliteConnection,
     ev: &VerifiedWebhook,
     handlers: &[&str],
     now: i64,
@@ -80,7 +80,7 @@ pub(super) async fn insert(
         .bind(ev.forwarded_json())
         .bind(owner)
         .bind(until)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(&mut *tx)
         .await
         .map_err(StoreError::sqlx("commit"))?;
         match (id, ticket) {

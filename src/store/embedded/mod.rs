@@ -4,8 +4,10 @@
 //! SQLite has one writer at a time; the pool has one connection so every
 //! transition is a short transaction that never waits on a lock upgrade.
 
+mod checkpoint;
 mod dedup;
 mod deliveries;
+mod lane;
 mod queue;
 mod replay;
 
@@ -20,8 +22,9 @@ use sqlx::sqlite::{
 };
 use sqlx::Sqlite;
 
+use self::lane::{Lane, Write, Written};
 use super::delivery::{
-    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next, Outcome,
     QueueDepth,
 };
 use super::handoff::Handoff;
@@ -53,6 +56,10 @@ pub struct EmbeddedStore {
     /// Deliveries recorded and leased in one transaction, for this
     /// process's workers.
     handoff: Handoff,
+    /// Claims, commits and outcomes, group-committed (`lane.rs`).
+    lane: Lane,
+    /// Keeps the background WAL checkpoints going (`checkpoint.rs`).
+    _checkpoints: std::sync::Arc<checkpoint::Alive>,
 }
 
 impl EmbeddedStore {
@@ -73,23 +80,35 @@ impl EmbeddedStore {
             // killed process.
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(opts.timeout)
-            .foreign_keys(true);
+            .foreign_keys(true)
+            // Checkpoints are taken off the one connection (`checkpoint.rs`).
+            .pragma("wal_autocheckpoint", "0")
+            .pragma("journal_size_limit", checkpoint::KEEP_BYTES.to_string());
         let pool = SqlitePoolOptions::new()
             .max_connections(1)
             .acquire_timeout(opts.timeout)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await
             .map_err(OpenError::connect("embedded store"))?;
         MIGRATOR.run(&pool).await?;
+        let handoff = Handoff::default();
+        let checkpoints = checkpoint::start(options);
         Ok(EmbeddedStore {
+            lane: Lane::start(pool.clone(), handoff.clone(), checkpoints.restart.clone()),
             tables: Tables::new(pool),
-            handoff: Handoff::default(),
+            handoff,
+            _checkpoints: checkpoints.alive,
         })
     }
 
     fn pool(&self) -> &SqlitePool {
         &self.tables.pool
     }
+}
+
+/// The lane answers each write with its own kind; anything else is a bug.
+fn mismatched(op: &'static str, answer: Written) -> StoreError {
+    StoreError::internal(op, format!("the write lane answered {answer:?}"))
 }
 
 #[async_trait]
@@ -100,7 +119,18 @@ impl IngestStore for EmbeddedStore {
         owner: OwnerToken,
         ttl: Duration,
     ) -> Result<ClaimOutcome, StoreError> {
-        dedup::claim(self.pool(), ev, owner, ttl).await
+        match self
+            .lane
+            .write(Write::Claim {
+                ev: ev.clone(),
+                owner,
+                ttl,
+            })
+            .await?
+        {
+            Written::Claim(outcome) => Ok(outcome),
+            other => Err(mismatched("claim", other)),
+        }
     }
 
     async fn commit(
@@ -110,7 +140,19 @@ impl IngestStore for EmbeddedStore {
         window: Duration,
         handlers: &[&str],
     ) -> Result<CommitOutcome, StoreError> {
-        dedup::commit(self.pool(), ev, owner, window, handlers, &self.handoff).await
+        match self
+            .lane
+            .write(Write::Commit {
+                ev: ev.clone(),
+                owner: *owner,
+                window,
+                handlers: handlers.iter().map(|h| h.to_string()).collect(),
+            })
+            .await?
+        {
+            Written::Commit(outcome) => Ok(outcome),
+            other => Err(mismatched("commit", other)),
+        }
     }
 
     async fn record_pending(
@@ -118,7 +160,17 @@ impl IngestStore for EmbeddedStore {
         ev: &VerifiedWebhook,
         handlers: &[&str],
     ) -> Result<RecordOutcome, StoreError> {
-        dedup::record_pending(self.pool(), ev, handlers, &self.handoff).await
+        match self
+            .lane
+            .write(Write::Record {
+                ev: ev.clone(),
+                handlers: handlers.iter().map(|h| h.to_string()).collect(),
+            })
+            .await?
+        {
+            Written::Record(outcome) => Ok(outcome),
+            other => Err(mismatched("deliveries", other)),
+        }
     }
 
     async fn release(&self, ev: &VerifiedWebhook, owner: &OwnerToken) -> Result<(), StoreError> {
@@ -260,7 +312,14 @@ impl DeliveryQueue for EmbeddedStore {
         attempt: &AttemptRecord,
         next: Next,
     ) -> Result<bool, StoreError> {
-        queue::finish(self.pool(), delivery, owner, attempt, next).await
+        match self
+            .lane
+            .write(Write::Outcome(Outcome::new(delivery, owner, attempt, next)))
+            .await?
+        {
+            Written::Outcome(owned) => Ok(owned),
+            other => Err(mismatched("finish", other)),
+        }
     }
 
     async fn list(&self, filter: &DeliveryFilter) -> Result<Vec<DeliveryView>, StoreError> {

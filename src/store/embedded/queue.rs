@@ -1,70 +1,48 @@
-//! Recording a delivery attempt on SQLite: one transaction per outcome
-//! (SQLite has no data-modifying CTEs to batch them as PostgreSQL does).
+//! Recording a delivery attempt on SQLite, in the write lane's
+//! transaction (`lane.rs`) with whatever else was queued: two statements
+//! sent as one.
 
-use sqlx::SqlitePool;
+use sqlx::SqliteConnection;
 
-use crate::store::delivery::{AttemptRecord, DeliveryState, Leased, Next};
+use crate::store::delivery::{DeliveryState, Next, Outcome};
 use crate::store::types::{ms, now_ms};
-use crate::store::StoreError;
 
-/// Record an attempt and its consequence, if `owner` still holds the
+/// Record an attempt and its consequence, if its owner still holds the
 /// lease. Returns whether it did.
-pub(super) async fn finish(
-    pool: &SqlitePool,
-    d: &Leased,
-    owner: &str,
-    attempt: &AttemptRecord,
-    next: Next,
-) -> Result<bool, StoreError> {
-    let op = "finish";
+pub(super) async fn record(tx: &mut SqliteConnection, o: &Outcome) -> Result<bool, sqlx::Error> {
     let now = now_ms();
-    let (state, next_ms) = match next {
+    let (state, next_ms) = match o.next {
         Next::Delivered => (DeliveryState::Delivered, now),
         Next::Dead => (DeliveryState::Dead, now),
         Next::RetryIn(delay) => (DeliveryState::Pending, now + ms(delay)),
     };
-    let (response_body, error) = attempt.storable();
-    let mut tx = pool
-        .begin_with("BEGIN IMMEDIATE")
-        .await
-        .map_err(StoreError::sqlx(op))?;
-    let owned = sqlx::query(
+    let (response_body, error) = o.attempt.storable();
+    // One call to SQLite's thread for both statements: the attempt row is
+    // written only if the UPDATE took the row (`changes()`).
+    let written = sqlx::query(
         "UPDATE delivery SET state = $3, attempts = $4, next_attempt_ms = $5, lease_owner = NULL,
                              lease_until_ms = NULL, last_status = $6, last_error = $7,
                              updated_ms = $8
-         WHERE id = $1 AND lease_owner = $2",
+         WHERE id = $1 AND lease_owner = $2;
+         INSERT INTO delivery_attempt
+             (delivery_id, attempt, started_ms, status, latency_ms, response_body, error)
+         SELECT $1, $4, $9, $6, $10, $11, $7 WHERE changes() = 1",
     )
-    .bind(d.id)
-    .bind(owner)
+    .bind(o.delivery_id)
+    .bind(&o.owner)
     .bind(state.as_str())
-    .bind(i64::from(attempt.attempt))
+    .bind(i64::from(o.attempt.attempt))
     .bind(next_ms)
-    .bind(attempt.status.map(i64::from))
+    .bind(o.attempt.status.map(i64::from))
     .bind(error.as_deref())
     .bind(now)
-    .execute(&mut *tx)
-    .await
-    .map_err(StoreError::sqlx(op))?
-    .rows_affected();
-    if owned == 0 {
-        // Another worker holds it now: its outcome counts, not ours.
-        return Ok(false);
-    }
-    sqlx::query(
-        "INSERT INTO delivery_attempt
-             (delivery_id, attempt, started_ms, status, latency_ms, response_body, error)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
-    )
-    .bind(d.id)
-    .bind(i64::from(attempt.attempt))
-    .bind(attempt.started_ms)
-    .bind(attempt.status.map(i64::from))
-    .bind(ms(attempt.latency))
+    .bind(o.attempt.started_ms)
+    .bind(ms(o.attempt.latency))
     .bind(&response_body)
-    .bind(error.as_deref())
     .execute(&mut *tx)
-    .await
-    .map_err(StoreError::sqlx(op))?;
-    tx.commit().await.map_err(StoreError::sqlx(op))?;
-    Ok(true)
+    .await?
+    .rows_affected();
+    // 2 when both were written; 0 when another worker holds the lease now
+    // (its outcome counts, not ours).
+    Ok(written == 2)
 }

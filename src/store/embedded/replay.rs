@@ -5,19 +5,17 @@
 
 use std::time::Duration;
 
-use sqlx::{Sqlite, Transaction};
+use sqlx::{Sqlite, SqliteConnection};
 
 use crate::provider::VerifiedWebhook;
 use crate::store::types::{ms, ClaimOutcome, OwnerToken};
 use crate::store::StoreError;
 
-type Tx<'a> = Transaction<'a, Sqlite>;
-
 /// Claim the body key for `owner` along with the event's key. `Some` is
 /// the answer when another event holds this body (the caller rolls back):
 /// a replay if that event completed, in progress if it has not yet.
 pub(super) async fn claim(
-    tx: &mut Tx<'_>,
+    tx: &mut SqliteConnection,
     ev: &VerifiedWebhook,
     owner: &OwnerToken,
     ttl: Duration,
@@ -32,7 +30,7 @@ pub(super) async fn claim(
     .bind(ev.tenant())
     .bind(&ev.body_sha256()[..])
     .bind(now)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(&mut *tx)
     .await
     .map_err(StoreError::sqlx(op))?;
     if let Some((holder, state, expires)) = held {
@@ -59,7 +57,7 @@ pub(super) async fn claim(
     .bind(ev.event_id())
     .bind(&owner.as_bytes()[..])
     .bind(now + ms(ttl))
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await
     .map_err(StoreError::sqlx(op))?;
     Ok(None)
@@ -68,7 +66,7 @@ pub(super) async fn claim(
 /// The event was recorded with this body: its body key is COMPLETED for
 /// the window (if `owner` still holds it).
 pub(super) async fn complete(
-    tx: &mut Tx<'_>,
+    tx: &mut SqliteConnection,
     ev: &VerifiedWebhook,
     owner: &OwnerToken,
     window: Duration,
@@ -83,7 +81,7 @@ pub(super) async fn complete(
     .bind(&ev.body_sha256()[..])
     .bind(&owner.as_bytes()[..])
     .bind(now + ms(window))
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await
     .map_err(StoreError::sqlx("commit"))?;
     Ok(())

@@ -12,7 +12,7 @@ use sqlx::Row;
 
 use super::sql::{ALIGN_ROW_WITH_DELIVERIES, RECORD_DELIVERIES, RECORD_EVENTS, RECORD_OUTCOMES};
 use crate::provider::VerifiedWebhook;
-use crate::store::delivery::{AttemptRecord, DeliveryState, Next};
+use crate::store::delivery::{DeliveryState, Next, Outcome};
 use crate::store::group_commit::Batch;
 use crate::store::handoff::{handed, Handoff, Ticket};
 use crate::store::sql::{other_body, OtherBody};
@@ -292,14 +292,6 @@ impl Batch for DeliveryBatch {
         }
         Ok(out)
     }
-}
-
-/// A delivery attempt's outcome, to record while the lease is held.
-pub(crate) struct Outcome {
-    pub(super) delivery_id: i64,
-    pub(super) owner: String,
-    pub(super) attempt: AttemptRecord,
-    pub(super) next: Next,
 }
 
 /// Delivery outcomes and their attempt rows.

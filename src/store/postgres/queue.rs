@@ -5,10 +5,9 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 
-use super::batch::Outcome;
 use super::PgStore;
 use crate::store::delivery::{
-    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next, Outcome,
     QueueDepth,
 };
 use crate::store::handoff::Handoff;
@@ -16,10 +15,6 @@ use crate::store::{DeliveryQueue, StoreError};
 
 #[async_trait]
 impl DeliveryQueue for PgStore {
-    fn batches_outcomes(&self) -> bool {
-        true
-    }
-
     fn handoff(&self) -> Option<&Handoff> {
         Some(&self.handoff)
     }
@@ -47,12 +42,7 @@ impl DeliveryQueue for PgStore {
         next: Next,
     ) -> Result<bool, StoreError> {
         self.outcomes
-            .submit(Outcome {
-                delivery_id: delivery.id,
-                owner: owner.to_owned(),
-                attempt: attempt.clone(),
-                next,
-            })
+            .submit(Outcome::new(delivery, owner, attempt, next))
             .await
     }
 

@@ -2,26 +2,37 @@
 
 mod common;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
-use common::procs::{config, free_port, post, serve, wait_ready};
+use common::procs::{config, free_port, post, serve, try_post, wait_ready, KeysGuard, Proc};
 use common::sink::{Reply, Sink};
-use common::{Backend, Webhook};
+use common::{Backend, StoreGuard, Webhook};
 
-async fn receiver_killed_after_2xx_delivers_after_restart(backend: Backend) {
-    let dir = tempfile::tempdir().unwrap();
+/// A receiver alone (it answers, it never delivers) on a fresh store: the
+/// sink its handler points at, the config, the process and its port, and
+/// what keeps the store.
+type LoneReceiver = (Sink, std::path::PathBuf, Proc, u16, (StoreGuard, KeysGuard));
+
+async fn lone_receiver(backend: Backend, dir: &std::path::Path) -> LoneReceiver {
     let sink = Sink::start(vec![]);
-    let (config, _db, _keys) = config(
+    let (config, db, keys) = config(
         backend,
-        dir.path(),
+        dir,
         &sink,
         "[delivery]\npoll_interval = \"50ms\"\n",
     )
     .await;
     let port = free_port();
-    // A receiver alone: it answers, it never delivers.
-    let receiver = serve(&config, "receiver", port);
+    let proc = serve(&config, "receiver", port);
     wait_ready(port).await;
+    (sink, config, proc, port, (db, keys))
+}
+
+async fn receiver_killed_after_2xx_delivers_after_restart(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let (sink, config, receiver, port, _guards) = lone_receiver(backend, dir.path()).await;
     let w = Webhook::new("stripe", "acme", "evt_kill9", "charge.succeeded", "x");
     let (status, body) = post(port, &w).await;
     assert_eq!((status, body["status"].as_str()), (200, Some("accepted")));
@@ -76,7 +87,67 @@ async fn worker_killed_mid_delivery_has_its_lease_recovered(backend: Backend) {
     assert!(killed_at.elapsed() < Duration::from_secs(10));
 }
 
+/// Killed while concurrent requests are in the store's hands (writes
+/// grouped into shared transactions and statements): every event answered
+/// 2xx is delivered after the restart, and its retry is a duplicate.
+async fn receiver_killed_under_load_keeps_every_acceptance(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let (sink, config, receiver, port, _guards) = lone_receiver(backend, dir.path()).await;
+    // Eight clients post new events as fast as they are answered, until
+    // the process dies under them, once 40 were accepted.
+    let answered = Arc::new(AtomicUsize::new(0));
+    let clients: Vec<_> = (0..8)
+        .map(|c| {
+            let answered = answered.clone();
+            tokio::spawn(async move {
+                let mut accepted = Vec::new();
+                for i in 0.. {
+                    let id = format!("evt_load_{c}_{i}");
+                    let w = Webhook::new("stripe", "acme", &id, "charge.succeeded", "x");
+                    match try_post(port, &w).await {
+                        Some((200, _)) => {
+                            accepted.push(w);
+                            answered.fetch_add(1, Ordering::SeqCst);
+                        }
+                        Some((status, body)) => panic!("{id}: {status} {body}"),
+                        None => break,
+                    }
+                }
+                accepted
+            })
+        })
+        .collect();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while answered.load(Ordering::SeqCst) < 40 {
+        assert!(std::time::Instant::now() < deadline, "too few answers");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    receiver.kill9();
+    let mut accepted = Vec::new();
+    for client in clients {
+        accepted.extend(client.await.unwrap());
+    }
+    // Restarted, every acceptance is delivered (some events may have been
+    // recorded without their answer getting out: those are delivered too).
+    let port = free_port();
+    let _restarted = serve(&config, "all", port);
+    wait_ready(port).await;
+    let got = sink.wait_for(accepted.len(), Duration::from_secs(30)).await;
+    let delivered: std::collections::HashSet<&[u8]> =
+        got.iter().map(|r| r.body.as_slice()).collect();
+    for w in &accepted {
+        assert!(
+            delivered.contains(w.body.as_slice()),
+            "answered 2xx, never delivered: {}",
+            String::from_utf8_lossy(&w.body)
+        );
+        let (status, body) = post(port, w).await;
+        assert_eq!((status, body["status"].as_str()), (200, Some("duplicate")));
+    }
+}
+
 backend_tests!(
     receiver_killed_after_2xx_delivers_after_restart,
+    receiver_killed_under_load_keeps_every_acceptance,
     worker_killed_mid_delivery_has_its_lease_recovered,
 );

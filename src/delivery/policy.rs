@@ -97,9 +97,30 @@ impl Backoff {
     }
 }
 
+/// A retry's delay, brought forward so it falls no later than the
+/// handler's `max_age`. Without this, a delay drawn up to `backoff_max`
+/// could carry a delivery that is already due to die far past its age
+/// limit before the attempt that finds it too old; with it, the last
+/// attempt is made at `max_age` and a failure there dead-letters it.
+pub fn within_age(delay: Duration, age: Duration, max_age: Option<Duration>) -> Duration {
+    match max_age {
+        Some(max) => delay.min(max.saturating_sub(age)),
+        None => delay,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_retry_never_lands_past_max_age() {
+        let s = Duration::from_secs;
+        assert_eq!(within_age(s(15), s(1), Some(s(3))), s(2));
+        assert_eq!(within_age(s(1), s(1), Some(s(3))), s(1));
+        assert_eq!(within_age(s(15), s(1), None), s(15));
+        assert_eq!(within_age(s(15), s(4), Some(s(3))), Duration::ZERO);
+    }
 
     #[test]
     fn classification() {

@@ -14,7 +14,7 @@ use tracing::Instrument;
 
 use super::gate::{Circuit, Gates, Pass};
 use super::outbound::{self, Outgoing};
-use super::policy::{classify, Backoff, Verdict};
+use super::policy::{classify, within_age, Backoff, Verdict};
 use crate::config::{DeliverySettings, Handler, HandlerName, TlsSettings};
 use crate::metrics::Metrics;
 use crate::store::delivery::{AttemptRecord, Leased, Next};
@@ -306,11 +306,14 @@ impl Workers {
             Verdict::Reject => Next::Dead,
             Verdict::Retry { .. } if attempt >= handler.max_attempts => Next::Dead,
             Verdict::Retry { .. } if handler.max_age.is_some_and(|max| age >= max) => Next::Dead,
-            Verdict::Retry { retry_after } => Next::RetryIn(Backoff::from(&self.settings).delay(
-                attempt,
-                retry_after,
-                rand::random::<f64>(),
-            )),
+            Verdict::Retry { retry_after } => {
+                let delay = Backoff::from(&self.settings).delay(
+                    attempt,
+                    retry_after,
+                    rand::random::<f64>(),
+                );
+                Next::RetryIn(within_age(delay, age, handler.max_age))
+            }
         };
         self.metrics
             .attempt_seconds

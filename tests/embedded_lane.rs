@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use common::store::{open_store, CRITICAL_TYPE};
 use common::Backend;
-use hookline::store::delivery::{AttemptRecord, Next};
+use hookline::store::delivery::{AttemptRecord, LeaseFrom, Next};
 use hookline::store::{ClaimOutcome, CommitOutcome, DedupRecord, EventKey, OwnerToken};
 use sqlx::{Connection, SqliteConnection};
 
@@ -30,7 +30,7 @@ async fn a_failing_write_does_not_fail_the_others_queued_with_it() {
         assert_eq!(committed, CommitOutcome::Accepted);
     }
     let leased = queue
-        .lease("w1", 10, Duration::from_secs(60), &[])
+        .lease("w1", 10, Duration::from_secs(60), LeaseFrom::Every)
         .await
         .unwrap();
     assert_eq!(leased.len(), 10);

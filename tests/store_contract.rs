@@ -9,7 +9,9 @@ use std::time::Duration;
 use chrono::Utc;
 use common::store::{open_store, TestStore, CRITICAL_TYPE, PLAIN_TYPE};
 use common::Backend;
-use hookline::store::delivery::{AttemptRecord, DeliveryFilter, DeliveryState, Next};
+use hookline::store::delivery::{
+    AttemptRecord, DeliveryFilter, DeliveryState, LeaseFrom, Leased, Next,
+};
 use hookline::store::listing::{EventFilter, EventRecord};
 use hookline::store::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, OwnerToken, RecordOutcome,
@@ -272,10 +274,17 @@ async fn leases_finish_and_a_lost_lease_cannot_finish(backend: Backend) {
     assert_eq!(queue.depth().await.unwrap().pending, 2);
 
     let lease = Duration::from_millis(300);
-    let mut held = queue.lease("w1", 10, lease, &[]).await.unwrap();
+    let mut held = queue
+        .lease("w1", 10, lease, LeaseFrom::Every)
+        .await
+        .unwrap();
     assert_eq!(held.len(), 2);
     assert!(
-        queue.lease("w2", 10, lease, &[]).await.unwrap().is_empty(),
+        queue
+            .lease("w2", 10, lease, LeaseFrom::Every)
+            .await
+            .unwrap()
+            .is_empty(),
         "held by w1"
     );
     held.sort_by(|a, b| a.handler.cmp(&b.handler));
@@ -295,7 +304,10 @@ async fn leases_finish_and_a_lost_lease_cannot_finish(backend: Backend) {
     // w1 stalls past its lease: w2 takes the delivery, and w1's late
     // outcome is refused.
     tokio::time::sleep(lease + Duration::from_millis(200)).await;
-    let retaken = queue.lease("w2", 10, lease, &[]).await.unwrap();
+    let retaken = queue
+        .lease("w2", 10, lease, LeaseFrom::Every)
+        .await
+        .unwrap();
     assert_eq!(retaken.len(), 1);
     assert_eq!(retaken[0].handler, "h2");
     let late = queue
@@ -326,7 +338,10 @@ async fn leases_finish_and_a_lost_lease_cannot_finish(backend: Backend) {
     };
     assert_eq!(queue.requeue(&filter).await.unwrap(), 1);
     assert_eq!(queue.depth().await.unwrap().pending, 1);
-    let again = queue.lease("w3", 10, lease, &[]).await.unwrap();
+    let again = queue
+        .lease("w3", 10, lease, LeaseFrom::Every)
+        .await
+        .unwrap();
     assert_eq!((again.len(), again[0].attempts), (1, 0));
 }
 
@@ -483,35 +498,76 @@ async fn input_the_store_cannot_hold_is_never_an_outage(backend: Backend) {
     }
 }
 
-/// A lease leaves out the handlers it is told to skip (full, or their
-/// circuit open), and a delivery handed back is due again at once, for
-/// anyone, with no attempt counted.
+/// A lease for some handlers takes only theirs, merged in due order up to
+/// its limit; a lease from every handler takes the rest; and a delivery
+/// handed back is due again at once, for anyone, with no attempt counted.
 async fn a_lease_skips_handlers_and_takes_back_what_is_handed_back(backend: Backend) {
     let s = open_store(backend).await;
     let (ingest, queue) = (s.store.ingest(), s.store.queue());
-    let ev = s.event("evt_skip", CRITICAL_TYPE, "a");
-    let owner = owned(&s, &ev, TTL).await;
-    ingest
-        .commit(&ev, &owner, WINDOW, &["h1", "h2", "h3"])
+    for (id, handlers) in [
+        ("evt_skip_1", &["h1", "h2", "h3"][..]),
+        ("evt_skip_2", &["h1", "h2"][..]),
+    ] {
+        let ev = s.event(id, CRITICAL_TYPE, "a");
+        let owner = owned(&s, &ev, TTL).await;
+        ingest.commit(&ev, &owner, WINDOW, handlers).await.unwrap();
+        // Distinct due times, so due order is one order.
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let lease = Duration::from_secs(30);
+    let taken = |held: &[Leased]| -> Vec<(String, String)> {
+        held.iter()
+            .map(|d| (d.event_id.clone(), d.handler.clone()))
+            .collect()
+    };
+    let pair = |e: &str, h: &str| (e.to_string(), h.to_string());
+    let held = queue
+        .lease("w1", 10, lease, LeaseFrom::Only(&["h2"]))
         .await
         .unwrap();
-    let lease = Duration::from_secs(30);
-    let held = queue.lease("w1", 10, lease, &["h1", "h3"]).await.unwrap();
-    let handlers: Vec<_> = held.iter().map(|d| d.handler.as_str()).collect();
-    assert_eq!(handlers, ["h2"]);
-    queue.give_back(&held[0], "someone-else").await.unwrap();
+    let mut h2 = taken(&held);
+    h2.sort();
+    assert_eq!(h2, [pair("evt_skip_1", "h2"), pair("evt_skip_2", "h2")]);
+    let back = held.iter().find(|d| d.event_id == "evt_skip_1").unwrap();
+    let mut two = taken(
+        &queue
+            .lease("w1", 2, lease, LeaseFrom::Only(&["h1", "h3"]))
+            .await
+            .unwrap(),
+    );
+    two.sort();
+    assert_eq!(
+        two,
+        [pair("evt_skip_1", "h1"), pair("evt_skip_1", "h3")],
+        "the earliest due of both handlers, no more than asked"
+    );
+    assert!(queue
+        .lease("w1", 10, lease, LeaseFrom::Only(&[]))
+        .await
+        .unwrap()
+        .is_empty());
+    queue.give_back(back, "someone-else").await.unwrap();
     assert!(
         queue
-            .lease("w2", 10, lease, &["h1", "h3"])
+            .lease("w2", 10, lease, LeaseFrom::Only(&["h2"]))
             .await
             .unwrap()
             .is_empty(),
         "only the holder can hand it back"
     );
-    queue.give_back(&held[0], "w1").await.unwrap();
-    let again = queue.lease("w2", 10, lease, &[]).await.unwrap();
-    assert_eq!(again.len(), 3);
-    assert!(again.iter().all(|d| d.attempts == 0));
+    queue.give_back(back, "w1").await.unwrap();
+    let mut again = taken(
+        &queue
+            .lease("w2", 10, lease, LeaseFrom::Every)
+            .await
+            .unwrap(),
+    );
+    again.sort();
+    assert_eq!(
+        again,
+        [pair("evt_skip_1", "h2"), pair("evt_skip_2", "h1")],
+        "what was handed back, and what no lease had taken"
+    );
 }
 
 backend_tests!(

@@ -85,20 +85,26 @@ impl Gates {
         }
     }
 
-    /// The handlers the next lease must leave out: full, open, or
-    /// half-open with their probe under way.
-    pub fn skip(&self) -> Vec<&str> {
+    /// The handlers the next lease may take deliveries for: `None` when
+    /// none is left out (the lease takes every handler's, those no longer
+    /// configured too); otherwise the handlers that are neither full, nor
+    /// open, nor half-open with their probe under way.
+    pub fn lease_only(&self) -> Option<Vec<&str>> {
         let now = Instant::now();
-        self.gates
-            .iter()
-            .filter(|(_, g)| {
-                let s = g.lock();
-                s.in_flight >= g.limit
-                    || s.open_until.is_some_and(|t| now < t)
-                    || (s.open_until.is_some() && s.probing)
-            })
-            .map(|(name, _)| name.as_str())
-            .collect()
+        let mut left_out = false;
+        let mut room = Vec::with_capacity(self.gates.len());
+        for (name, g) in self.gates.iter() {
+            let s = g.lock();
+            if s.in_flight >= g.limit
+                || s.open_until.is_some_and(|t| now < t)
+                || (s.open_until.is_some() && s.probing)
+            {
+                left_out = true;
+            } else {
+                room.push(name.as_str());
+            }
+        }
+        left_out.then_some(room)
     }
 
     /// How many attempts the handlers have room for now, together (a
@@ -239,9 +245,9 @@ mod tests {
         let g = gates(2);
         let (a, b) = (g.enter("h").unwrap(), g.enter("h").unwrap());
         assert!(g.enter("h").is_none());
-        assert_eq!(g.skip(), ["h"]);
+        assert_eq!(g.lease_only(), Some(vec![]));
         drop(a);
-        assert!(g.skip().is_empty());
+        assert_eq!(g.lease_only(), None);
         assert!(g.enter("h").is_some());
         drop(b);
         // Not configured: always room (the attempt dead-letters it).
@@ -254,12 +260,12 @@ mod tests {
         assert_eq!(g.enter("h").unwrap().record(true), Circuit::Closed);
         assert_eq!(g.enter("h").unwrap().record(true), Circuit::Open);
         assert!(g.enter("h").is_none(), "open: not called");
-        assert_eq!(g.skip(), ["h"]);
+        assert_eq!(g.lease_only(), Some(vec![]));
         std::thread::sleep(Duration::from_millis(50));
         // Half-open: one probe, and no second while it is under way.
         let probe = g.enter("h").unwrap();
         assert!(g.enter("h").is_none());
-        assert_eq!(g.skip(), ["h"]);
+        assert_eq!(g.lease_only(), Some(vec![]));
         // It fails: open again, for twice as long.
         assert_eq!(probe.record(true), Circuit::Open);
         drop(probe);
@@ -272,7 +278,7 @@ mod tests {
         let probe = g.enter("h").unwrap();
         assert_eq!(probe.record(false), Circuit::Closed);
         drop(probe);
-        assert!(g.skip().is_empty());
+        assert_eq!(g.lease_only(), None);
         assert!(g.enter("h").is_some());
     }
 }

@@ -17,7 +17,7 @@ use super::outbound::{self, Outgoing};
 use super::policy::{classify, within_age, Backoff, Verdict};
 use crate::config::{DeliverySettings, Handler, HandlerName, TlsSettings};
 use crate::metrics::Metrics;
-use crate::store::delivery::{AttemptRecord, Leased, Next};
+use crate::store::delivery::{AttemptRecord, LeaseFrom, Leased, Next};
 use crate::store::handoff::{Handed, Ticket};
 use crate::store::retry::{with_retries, OUTCOME_SCHEDULE};
 use crate::store::{now_ms, Store};
@@ -143,9 +143,14 @@ impl Workers {
                 }
                 continue;
             }
+            let only = self.gates.lease_only();
+            let from = match &only {
+                None => LeaseFrom::Every,
+                Some(handlers) => LeaseFrom::Only(handlers),
+            };
             let leased = self
                 .store
-                .lease_deliveries(&self.owner, free, self.settings.lease, &self.gates.skip())
+                .lease_deliveries(&self.owner, free, self.settings.lease, from)
                 .await;
             if let Ok(batch) = &leased {
                 self.backlog

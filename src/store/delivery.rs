@@ -52,6 +52,18 @@ pub struct Leased {
     pub forward_headers: Vec<(String, String)>,
 }
 
+/// Whose due deliveries a lease may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeaseFrom<'a> {
+    /// Every handler's, in due order; those of a handler no longer
+    /// configured too (the attempt dead-letters them).
+    Every,
+    /// Only these handlers' (the others are full, or their circuit is
+    /// open), each read from its own range of the due index, so the
+    /// skipped handlers' backlog costs the lease nothing.
+    Only(&'a [&'a str]),
+}
+
 /// What an attempt decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Next {

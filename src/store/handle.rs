@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::delivery::{
-    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
-    QueueDepth,
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, LeaseFrom, Leased,
+    Next, QueueDepth,
 };
 use super::listing::{
     EventFilter, EventListed, EventRecord, VerdictEntry, VerdictFilter, VerdictListed,
@@ -280,9 +280,9 @@ impl Store {
         owner: &str,
         limit: u32,
         lease: Duration,
-        skip: &[&str],
+        from: LeaseFrom<'_>,
     ) -> Result<Vec<Leased>, StoreError> {
-        self.bounded("lease", self.queue.lease(owner, limit, lease, skip))
+        self.bounded("lease", self.queue.lease(owner, limit, lease, from))
             .await
     }
 

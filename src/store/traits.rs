@@ -13,8 +13,8 @@ use async_trait::async_trait;
 use secrecy::SecretString;
 
 use super::delivery::{
-    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next,
-    QueueDepth,
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, LeaseFrom, Leased,
+    Next, QueueDepth,
 };
 use super::handoff::Handoff;
 use super::listing::{
@@ -178,14 +178,14 @@ pub trait DeliveryQueue: Send + Sync + Debug {
         None
     }
 
-    /// Lease up to `limit` due deliveries to `owner` for `lease`, none of
-    /// them for a handler in `skip` (full, or its circuit open).
+    /// Lease up to `limit` due deliveries to `owner` for `lease`, of the
+    /// handlers `from` names.
     async fn lease(
         &self,
         owner: &str,
         limit: u32,
         lease: Duration,
-        skip: &[&str],
+        from: LeaseFrom<'_>,
     ) -> Result<Vec<Leased>, StoreError>;
 
     /// Hand a leased delivery back unattempted, due now, if `owner` still

@@ -24,8 +24,8 @@ use sqlx::Sqlite;
 
 use self::lane::{Lane, Write, Written};
 use super::delivery::{
-    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next, Outcome,
-    QueueDepth,
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, LeaseFrom, Leased,
+    Next, Outcome, QueueDepth,
 };
 use super::handoff::Handoff;
 use super::listing::{
@@ -296,9 +296,9 @@ impl DeliveryQueue for EmbeddedStore {
         owner: &str,
         limit: u32,
         lease: Duration,
-        skip: &[&str],
+        from: LeaseFrom<'_>,
     ) -> Result<Vec<Leased>, StoreError> {
-        self.tables.lease(owner, limit, lease, skip).await
+        self.tables.lease(owner, limit, lease, from).await
     }
 
     async fn give_back(&self, delivery: &Leased, owner: &str) -> Result<(), StoreError> {

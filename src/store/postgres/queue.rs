@@ -7,8 +7,8 @@ use async_trait::async_trait;
 
 use super::PgStore;
 use crate::store::delivery::{
-    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, Leased, Next, Outcome,
-    QueueDepth,
+    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, LeaseFrom, Leased,
+    Next, Outcome, QueueDepth,
 };
 use crate::store::handoff::Handoff;
 use crate::store::{DeliveryQueue, StoreError};
@@ -24,9 +24,9 @@ impl DeliveryQueue for PgStore {
         owner: &str,
         limit: u32,
         lease: Duration,
-        skip: &[&str],
+        from: LeaseFrom<'_>,
     ) -> Result<Vec<Leased>, StoreError> {
-        self.tables.lease(owner, limit, lease, skip).await
+        self.tables.lease(owner, limit, lease, from).await
     }
 
     async fn give_back(&self, delivery: &Leased, owner: &str) -> Result<(), StoreError> {

@@ -30,8 +30,6 @@ pub(crate) trait Dialect: Database {
     /// Row locking for a lease: concurrent workers take different rows
     /// without waiting on one another. SQLite has one writer at a time.
     const SKIP_LOCKED: &'static str;
-    /// The strings of the JSON array bound as `$4`, as a subquery.
-    const JSON_TEXTS_4: &'static str;
 
     /// Rows a statement changed (sqlx has no trait for it).
     fn rows_affected(result: &Self::QueryResult) -> u64;
@@ -41,7 +39,6 @@ impl Dialect for Postgres {
     const NOW_MS: &'static str = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
     const STATEMENT_MS: &'static str = "(extract(epoch FROM statement_timestamp()) * 1000)::bigint";
     const SKIP_LOCKED: &'static str = "FOR UPDATE SKIP LOCKED";
-    const JSON_TEXTS_4: &'static str = "SELECT json_array_elements_text($4::json)";
 
     fn rows_affected(result: &Self::QueryResult) -> u64 {
         result.rows_affected()
@@ -53,7 +50,6 @@ impl Dialect for Sqlite {
     const NOW_MS: &'static str = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
     const STATEMENT_MS: &'static str = Self::NOW_MS;
     const SKIP_LOCKED: &'static str = "";
-    const JSON_TEXTS_4: &'static str = "SELECT value FROM json_each($4)";
 
     fn rows_affected(result: &Self::QueryResult) -> u64 {
         result.rows_affected()

@@ -11,7 +11,7 @@ use super::filter::{self, bind, Param};
 use super::{Dialect, Tables};
 use crate::store::delivery::{
     AttemptRow, AttemptView, DeliveryFilter, DeliveryRow, DeliveryView, HandlerCounts,
-    HandlerDepth, Leased, LeasedRow, QueueDepth, DELIVERY_COLUMNS, LEASED_COLUMNS,
+    HandlerDepth, LeaseFrom, Leased, LeasedRow, QueueDepth, DELIVERY_COLUMNS, LEASED_COLUMNS,
 };
 use crate::store::types::ms;
 use crate::store::StoreError;
@@ -29,41 +29,77 @@ where
     HandlerCounts: for<'r> FromRow<'r, DB::Row>,
     (i64, i64): for<'r> FromRow<'r, DB::Row>,
 {
-    /// Lease up to `limit` due deliveries to `owner` for `lease`, none for
-    /// the handlers in `skip`.
+    /// Lease up to `limit` due deliveries to `owner` for `lease`, of the
+    /// handlers `from` names, in due order.
     pub(crate) async fn lease(
         &self,
         owner: &str,
         limit: u32,
         lease: Duration,
-        skip: &[&str],
+        from: LeaseFrom<'_>,
     ) -> Result<Vec<Leased>, StoreError> {
         // A lease also moves the row's due time to the lease's end (when it
-        // is due again if its worker dies), so the due index holds the rows
-        // that are due at its front and leased rows behind them: a lease
-        // statement reads the rows it takes and stops. The due bound is the
+        // is due again if its worker dies), so the due indexes hold the
+        // rows that are due at their front and leased rows behind them: a
+        // lease reads the rows it takes and stops. The due bound is the
         // statement's start, so the index can use it.
+        let due = |rows: &str| {
+            format!(
+                "SELECT id, next_attempt_ms FROM delivery
+                 WHERE {rows} AND next_attempt_ms <= {start}
+                   AND (lease_until_ms IS NULL OR lease_until_ms <= {start})
+                 ORDER BY next_attempt_ms LIMIT $3 {skip_locked}",
+                start = DB::STATEMENT_MS,
+                skip_locked = DB::SKIP_LOCKED,
+            )
+        };
+        let candidates = match from {
+            // Every handler's rows: the front of `delivery_due`.
+            LeaseFrom::Every => due("state = 'pending'"),
+            // Each handler's front of `delivery_due_by_handler`, merged.
+            // A walk of `delivery_due` filtered on the handler would read
+            // every due row of the skipped handlers first, and the planner
+            // cannot know that they sit at its front. So pending is said
+            // here as that index says it (neither delivered nor dead, the
+            // only other states), which `delivery_due` does not match.
+            LeaseFrom::Only(handlers) => {
+                let ranges: Vec<String> = (0..handlers.len())
+                    .map(|i| {
+                        let rows = format!(
+                            "handler = ${} AND state <> 'delivered' AND state <> 'dead'",
+                            i + 4
+                        );
+                        format!("SELECT * FROM ({}) AS h{i}", due(&rows))
+                    })
+                    .collect();
+                format!(
+                    "SELECT id FROM ({}) AS due ORDER BY next_attempt_ms LIMIT $3",
+                    if ranges.is_empty() {
+                        // No handler: a range that is always empty.
+                        format!("SELECT * FROM ({}) AS none", due("1 = 0"))
+                    } else {
+                        ranges.join(" UNION ALL ")
+                    }
+                )
+            }
+        };
         let statement = format!(
             "UPDATE delivery SET lease_owner = $1, lease_until_ms = {now} + $2,
                                  next_attempt_ms = {now} + $2
-             WHERE id IN (SELECT id FROM delivery
-                          WHERE state = 'pending' AND next_attempt_ms <= {start}
-                            AND (lease_until_ms IS NULL OR lease_until_ms <= {start})
-                            AND handler NOT IN ({skipped})
-                          ORDER BY next_attempt_ms LIMIT $3
-                          {skip_locked})
+             WHERE id IN (SELECT id FROM ({candidates}) AS taken)
              RETURNING {LEASED_COLUMNS}",
             now = DB::NOW_MS,
-            start = DB::STATEMENT_MS,
-            skip_locked = DB::SKIP_LOCKED,
-            skipped = DB::JSON_TEXTS_4,
         );
-        let skip = serde_json::to_string(skip).expect("strings serialize");
-        let rows: Vec<LeasedRow> = sqlx::query_as(&statement)
+        let mut query = sqlx::query_as::<DB, LeasedRow>(&statement)
             .bind(owner)
             .bind(ms(lease))
-            .bind(i64::from(limit))
-            .bind(skip.as_str())
+            .bind(i64::from(limit));
+        if let LeaseFrom::Only(handlers) = from {
+            for handler in handlers {
+                query = query.bind(*handler);
+            }
+        }
+        let rows = query
             .fetch_all(&self.pool)
             .await
             .map_err(StoreError::sqlx("lease"))?;

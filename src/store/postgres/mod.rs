@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use secrecy::{ExposeSecret, SecretString};
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
-use sqlx::Postgres;
+use sqlx::{Executor, Postgres};
 
 use self::batch::{DeliveryBatch, OutcomeBatch, RecordBatch};
 use super::group_commit::GroupCommit;
@@ -90,6 +90,15 @@ fn connect_options(
     })
 }
 
+/// Every statement of this pool runs a generic plan. The group-committed
+/// statements take their rows as arrays, and for those the planner kept
+/// choosing a custom plan, so each call was planned afresh: planning cost
+/// more than executing (`bench/NOTES.md`, "Planning"). Forced generic,
+/// the PostgreSQL time per call of the delivery and outcome statements
+/// halved. A generic plan is made again whenever `ANALYZE` changes a
+/// table's statistics, which `stats.rs` keeps current as tables grow.
+const GENERIC_PLANS: &str = "SET plan_cache_mode = force_generic_plan";
+
 /// Most writes in one group-committed statement.
 const MAX_BATCH_ROWS: usize = 128;
 
@@ -111,6 +120,16 @@ impl PgStore {
             // of a critical event. A connection that died with the server
             // fails one statement (a 503 the provider retries) and is dropped.
             .test_before_acquire(false)
+            .after_connect(|conn, _| {
+                Box::pin(async move {
+                    // A server older than PostgreSQL 12 has no such setting
+                    // and plans as before.
+                    if let Err(e) = conn.execute(GENERIC_PLANS).await {
+                        tracing::debug!(error = %e, "plan_cache_mode not set");
+                    }
+                    Ok(())
+                })
+            })
             .connect_with(options)
             .await
             .map_err(OpenError::connect("PostgreSQL database"))?;

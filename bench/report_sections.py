@@ -16,6 +16,15 @@ def cores(run):
     return p.get("cores"), p.get("rss_kib_after"), p.get("rss_kib_peak")
 
 
+def machine(run):
+    """The whole machine over the pass: cores busy, and the share of CPU
+    time the hypervisor stole (absent from runs before 13)."""
+    m = run.get("machine") or {}
+    if "busy_cores" not in m:
+        return "n/a"
+    return f"{f2(m['busy_cores'])}, {pct(m['steal_share'])}"
+
+
 def config_block(text):
     return ["", "<details><summary>config</summary>", "", "```toml", text.rstrip(), "```", "", "</details>"]
 
@@ -34,7 +43,7 @@ def step_row(step):
             f"| {d.get('repeats_in_window', 'n/a') if d else 'n/a'} "
             f"| {f2(r['latency_ms']['p99'])} | {f2(r['service_latency_ms']['p99'])} "
             f"| {other or '-'}, {r['errors']} | {f2(c)} | {f2(r.get('loadgen_cores'))} "
-            f"| {'; '.join(failed) or '-'} |")
+            f"| {machine(r)} | {'; '.join(failed) or '-'} |")
 
 
 def sustained_section(name, sus, res):
@@ -62,8 +71,8 @@ def sustained_section(name, sus, res):
     L.append("")
     L.append("| offered/s | verdict | 2xx/s | new events/s | delivered/s | delivered ÷ new | backlog at end, s "
              "| repeats | p99 ms | p99 from send ms | other statuses, errors | hookline CPU | load gen CPU "
-             "| failed bounds |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+             "| machine: cores busy, stolen | failed bounds |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for step in s["steps"]:
         L.append(step_row(step))
     L.extend(config_block(sus["config"]))

@@ -68,3 +68,56 @@ pub fn usage(
         _ => serde_json::json!({"pid": pid, "error": "process not readable"}),
     }
 }
+
+/// The whole machine's CPU time at one moment, from `/proc/stat`, in
+/// clock ticks summed over every CPU.
+#[derive(Clone, Copy)]
+pub struct Machine {
+    /// Every field of the `cpu` line but guest time (already counted in
+    /// user time).
+    pub total: u64,
+    /// Idle and waiting for I/O.
+    pub idle: u64,
+    /// Taken by the hypervisor for other guests while this one wanted to
+    /// run: the noise of a shared host, which no process here shows.
+    pub steal: u64,
+}
+
+pub fn machine() -> Option<Machine> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+    // user nice system idle iowait irq softirq steal guest guest_nice
+    let f: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .map(|v| v.parse().unwrap_or(0))
+        .collect();
+    let field = |i: usize| f.get(i).copied().unwrap_or(0);
+    Some(Machine {
+        total: (0..8).map(field).sum(),
+        idle: field(3) + field(4),
+        steal: field(7),
+    })
+}
+
+/// What the machine did over a window of `seconds`: cores busy (steal
+/// left out) and the share of CPU time stolen.
+pub fn machine_usage(
+    before: Option<Machine>,
+    after: Option<Machine>,
+    seconds: f64,
+) -> serde_json::Value {
+    match (before, after) {
+        (Some(b), Some(a)) => {
+            let total = a.total.saturating_sub(b.total) as f64;
+            let idle = a.idle.saturating_sub(b.idle) as f64;
+            let steal = a.steal.saturating_sub(b.steal) as f64;
+            let share = |x: f64| if total > 0.0 { x / total } else { 0.0 };
+            serde_json::json!({
+                "busy_cores": (total - idle - steal) / clock_ticks() / seconds,
+                "steal_share": share(steal),
+            })
+        }
+        _ => serde_json::json!({"error": "/proc/stat not readable"}),
+    }
+}

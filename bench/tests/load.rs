@@ -46,6 +46,14 @@ fn open_loop_sends_the_offered_rate_to_the_bare_endpoint() {
     // Warm-up and window alike are in the per-second timeline.
     assert_eq!(sum(&r["timeline"]["answered_2xx"]), 1000);
     assert!(r["deliveries"].is_null(), "no sink given, no deliveries");
+    // The whole machine over the window: something ran (at least this
+    // load generator), on no more cores than there are, and the stolen
+    // share is a share.
+    let busy = f(&r["machine"]["busy_cores"]);
+    let cpus = std::thread::available_parallelism().unwrap().get() as f64;
+    assert!(busy > 0.0 && busy <= cpus + 0.1, "{}", r["machine"]);
+    let steal = f(&r["machine"]["steal_share"]);
+    assert!((0.0..=1.0).contains(&steal), "{}", r["machine"]);
 }
 
 #[test]

@@ -187,6 +187,7 @@ async fn run(
         .map(|p| procstat::sample(*p))
         .collect();
     let self_before = procstat::sample(std::process::id());
+    let machine_before = procstat::machine();
     for w in primary.iter_mut().chain(watched.iter_mut()) {
         w.window_from = sinks::read(&w.url).await.ok();
     }
@@ -202,6 +203,7 @@ async fn run(
         .map(|p| procstat::sample(*p))
         .collect();
     let self_after = procstat::sample(std::process::id());
+    let machine_after = procstat::machine();
     for w in primary.iter_mut().chain(watched.iter_mut()) {
         w.window_to = sinks::read(&w.url).await.ok();
     }
@@ -302,6 +304,7 @@ async fn run(
         "service_latency_ms": total.service.summary(),
         "processes": procs,
         "loadgen_cores": load_cores,
+        "machine": procstat::machine_usage(machine_before, machine_after, window),
         "deliveries": deliveries,
         "drain": drain,
         "watched_sinks": watched.iter().map(|w| w.window_json(window)).collect::<Vec<_>>(),

@@ -164,7 +164,7 @@ pub fn main() -> i32 {
 async fn run(command: Command) -> anyhow::Result<i32> {
     match command {
         Command::Serve { config, role } => {
-            crate::telemetry::init();
+            let _log = crate::telemetry::init();
             let settings = config.load()?;
             let app = Application::build(settings, role).await?;
             if let Some(port) = app.port() {

@@ -144,10 +144,7 @@ impl Workers {
                 continue;
             }
             let only = self.gates.lease_only();
-            let from = match &only {
-                None => LeaseFrom::Every,
-                Some(handlers) => LeaseFrom::Only(handlers),
-            };
+            let from = only.as_deref().map_or(LeaseFrom::Every, LeaseFrom::Only);
             let leased = self
                 .store
                 .lease_deliveries(&self.owner, free, self.settings.lease, from)

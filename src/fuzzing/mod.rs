@@ -10,7 +10,7 @@
 //! with `serde_json`'s), the body asserts it too.
 //!
 //! The same bodies run in two places: the cargo-fuzz targets in `fuzz/`
-//! (nightly, `scripts/fuzz`), and `tests/fuzz_smoke.rs` on stable, over the
+//! (nightly, `scripts/fuzz`), and `tests/it/fuzz_smoke.rs` on stable, over the
 //! committed seeds and regressions and generated inputs. [`TARGETS`]
 //! names them for both.
 

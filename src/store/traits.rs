@@ -1,7 +1,7 @@
 //! The two things a backend is: where events are claimed and recorded
 //! ([`IngestStore`]), and the queue their deliveries wait in
 //! ([`DeliveryQueue`]). Every backend passes the same contract suite
-//! (`tests/store_contract.rs`).
+//! (`tests/it/store_contract.rs`).
 //!
 //! Calls are not bounded here: [`super::Store`] bounds every one of them
 //! with `store.timeout`.

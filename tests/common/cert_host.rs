@@ -1,5 +1,5 @@
 //! What a provider's host serves, for the `rsa-cert-url` tests
-//! (tests/cert_url.rs): a local HTTPS sink with a throwaway CA standing in
+//! (tests/it/cert_url.rs): a local HTTPS sink with a throwaway CA standing in
 //! for the certificate host and the `SubscribeURL`, an app that trusts it
 //! and fetches from it, the committed vectors re-pointed at it, and SNS
 //! messages signed now with the vectors' test key.

@@ -22,7 +22,7 @@
 //!    `Key::shared_bytes`. A family whose key is fetched by URL implements
 //!    [`Family::certificate`] (see [`rsa_cert_url`]).
 //! 5. Add a definition in `providers/` and its vectors in
-//!    `tests/vectors/<kind>/`; `tests/vectors.rs` runs them.
+//!    `tests/vectors/<kind>/`; `tests/it/vectors.rs` runs them.
 
 pub mod basic;
 pub mod body_hmac;

@@ -1,0 +1,570 @@
+//! The `hookline` binary: check-config, sign, replay of the capture corpus
+//! through a running server, capture files, and serve as a newcomer runs it.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use common::{secret, spawn_app_with, AppOptions, Backend, Webhook};
+use hookline::capture::Capture;
+
+fn hookline(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hookline"))
+        .args(args)
+        .env_remove("HOOKLINE_CONFIG")
+        .output()
+        .expect("run hookline")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/captures")
+}
+
+/// The count on a summary line such as `  200 accepted: 6`.
+fn count(summary: &str, label: &str) -> usize {
+    summary
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(&format!("{label}: ")))
+        .map(|n| n.parse().unwrap())
+        .unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replaying_the_capture_corpus_gets_every_verdict_right() {
+    // Providers beyond the suite's routes, configured like them (route =
+    // kind, `{route}-default-secret`), as tests/captures/build.py signs.
+    let more = [
+        "buildkite",
+        "circleci",
+        "coinbase-commerce",
+        "lago",
+        "paddle",
+        "pagerduty",
+        "sentry",
+        "square",
+        "workos",
+    ];
+    let mut opts = AppOptions::new(Backend::Embedded);
+    for p in more {
+        opts.extra.push_str(&format!(
+            "[providers.{p}]\nkind = \"{p}\"\ncritical = [\"*\"]\ntolerance = \"5m\"\n\
+             [providers.{p}.tenants.default]\nsecrets = [\"{}\"]\n",
+            secret(p, "default")
+        ));
+    }
+    let app = spawn_app_with(opts).await;
+    let providers = [
+        "github",
+        "gitlab",
+        "shopify",
+        "slack",
+        "standard-webhooks",
+        "stripe",
+    ]
+    .into_iter()
+    .chain(more);
+    let mut total = 0;
+    for p in providers {
+        let dir = corpus().join(p);
+        let n = std::fs::read_dir(&dir).unwrap().count();
+        assert!(n >= 2, "{p}: corpus too small");
+        total += n;
+        let args = [
+            "replay",
+            dir.to_str().unwrap(),
+            "--target",
+            &app.address,
+            "--resign",
+            &secret(p, "default"),
+        ];
+        let first = hookline(&args);
+        assert!(first.status.success(), "{p}: {}", text(&first.stderr));
+        let out = text(&first.stdout);
+        assert_eq!(
+            count(&out, "200 accepted"),
+            n,
+            "{p}: every capture accepted:\n{out}"
+        );
+        assert!(out.contains(&format!("sent: {n}")), "{out}");
+        assert!(
+            out.contains("latency p50:") && out.contains("p99:"),
+            "{out}"
+        );
+        // Re-sent (with a fresh signature): every one is a duplicate.
+        let again = text(&hookline(&args).stdout);
+        assert_eq!(
+            count(&again, "200 duplicate"),
+            n,
+            "{p}: every replay is a duplicate:\n{again}"
+        );
+    }
+    // Captures whose scheme signs no timestamp replay byte-exact, unsigned again.
+    let github = text(
+        &hookline(&[
+            "replay",
+            corpus().join("github").to_str().unwrap(),
+            "--target",
+            &app.address,
+        ])
+        .stdout,
+    );
+    assert_eq!(count(&github, "200 duplicate"), 6, "{github}");
+    // Captures with an old signed timestamp are refused without --resign.
+    let stripe = text(
+        &hookline(&[
+            "replay",
+            corpus().join("stripe").to_str().unwrap(),
+            "--target",
+            &app.address,
+        ])
+        .stdout,
+    );
+    assert_eq!(
+        count(&stripe, "401 timestamp_out_of_tolerance"),
+        6,
+        "{stripe}"
+    );
+    let row = app
+        .store
+        .processed_event("stripe", "default", "evt_1NG8Du2eZvKYlo2CUI79vXWy")
+        .await
+        .unwrap();
+    assert_eq!(row.unwrap().event_type, "setup_intent.created");
+    // The event type from GitHub's header, not the body's action.
+    let row = app
+        .store
+        .processed_event("github", "default", "9f40c7c2-cb97-494e-933a-039bb78cf662")
+        .await
+        .unwrap();
+    assert_eq!(row.unwrap().event_type, "issues");
+    // A provider whose event ID is in the body, and one whose ID is a header.
+    let row = app
+        .store
+        .processed_event("square", "default", "6a8f5f28-54a1-4eb0-a98a-3111513fd4fc")
+        .await
+        .unwrap();
+    assert!(row.is_some(), "square's body event_id");
+    assert_eq!(app.inventory().await.processed_events, total as u64);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn capture_dir_holds_every_verified_request_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut opts = AppOptions::new(Backend::Embedded);
+    opts.extra = format!("[capture]\ndir = \"{}\"\n", dir.path().display());
+    let app = spawn_app_with(opts).await;
+    let good = Webhook::new("stripe", "acme", "evt_cap/1", "charge.succeeded", "x");
+    let mut bad = good.clone();
+    bad.body = b"{\"id\":\"evt_forged\"}".to_vec();
+    assert_eq!(app.send(&good).await.status(), 200);
+    assert_eq!(app.send(&bad).await.status(), 401);
+    let gitlab = Webhook::new("gitlab", "acme", "gl-1", "Push Hook", "x");
+    assert_eq!(app.send(&gitlab).await.status(), 200);
+
+    let files = hookline::capture::collect_files(&[dir.path().to_owned()]).unwrap();
+    assert_eq!(files.len(), 2, "{files:?}");
+    let stripe_file = files
+        .iter()
+        .find(|f| f.starts_with(dir.path().join("stripe/acme")))
+        .unwrap();
+    let c = Capture::read(stripe_file).unwrap();
+    assert_eq!(
+        (c.provider.as_str(), c.tenant.as_str(), c.method.as_str()),
+        ("stripe", "acme", "POST")
+    );
+    assert_eq!(c.path, "/webhooks/stripe/acme");
+    assert_eq!(c.body().unwrap(), good.body);
+    assert!(c
+        .headers
+        .iter()
+        .any(|(k, _)| k.eq_ignore_ascii_case("stripe-signature")));
+    assert!(chrono::DateTime::parse_from_rfc3339(&c.received_at).is_ok());
+    // A shared token is a secret: never written to a capture.
+    let gl_file = files
+        .iter()
+        .find(|f| f.starts_with(dir.path().join("gitlab")))
+        .unwrap();
+    let gl = Capture::read(gl_file).unwrap();
+    let token = gl
+        .headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("x-gitlab-token"))
+        .unwrap();
+    assert_eq!(token.1, "[redacted]");
+    assert!(!std::fs::read_to_string(gl_file)
+        .unwrap()
+        .contains(&secret("gitlab", "acme")));
+    // The capture replays as it was: a duplicate.
+    let out = text(
+        &hookline(&[
+            "replay",
+            stripe_file.to_str().unwrap(),
+            "--target",
+            &app.address,
+        ])
+        .stdout,
+    );
+    assert_eq!(count(&out, "200 duplicate"), 1, "{out}");
+
+    // A stray JSON file in the directory is skipped with a warning, not a
+    // reason to replay nothing.
+    std::fs::write(
+        dir.path().join("stripe/notes.json"),
+        "{\"not\": \"a capture\"}",
+    )
+    .unwrap();
+    let run = hookline(&[
+        "replay",
+        dir.path().to_str().unwrap(),
+        "--target",
+        &app.address,
+    ]);
+    let (out, err) = (text(&run.stdout), text(&run.stderr));
+    assert!(
+        err.contains("notes.json") && err.contains("skipped"),
+        "{err}"
+    );
+    assert_eq!(count(&out, "200 duplicate"), 2, "{out}");
+    // --tenant sends it to another tenant, whose secret did not sign it.
+    let other = hookline(&[
+        "replay",
+        stripe_file.to_str().unwrap(),
+        "--target",
+        &app.address,
+        "--tenant",
+        "globex",
+    ]);
+    assert_eq!(count(&text(&other.stdout), "401 invalid_signature"), 1);
+}
+
+#[test]
+fn check_config_lists_every_error_with_file_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.toml");
+    std::fs::write(
+        &path,
+        r#"
+[server]
+max_body_bytes = 0
+[store]
+kind = "redis"
+write_concurrency = 8
+[dedup]
+in_progress_ttl = "soon"
+[providers.stripe]
+kind = "stripe"
+[providers.stripe.tenants.acme]
+secrets = ["whsec_do_not_print_me"]
+[providers.paypal]
+kind = "paypal-ipn"
+[providers.github]
+kind = "github"
+[handlers.billing]
+url = "ftp://example.invalid/x"
+events = ["nosuch:*"]
+signing_secret = "whsec_!!!"
+[mystery]
+x = 1
+"#,
+    )
+    .unwrap();
+    let out = hookline(&["check-config", "--config", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    for key in [
+        "server.max_body_bytes",
+        "store.redis_url",
+        "store.database_url",
+        "store.write_concurrency",
+        "dedup",
+        "providers.paypal.kind",
+        "providers.github.tenants",
+        "handlers.billing.url",
+        "handlers.billing.events",
+        "handlers.billing.signing_secret",
+        "mystery",
+    ] {
+        assert!(
+            err.contains(&format!("{}: {key}", path.display())),
+            "missing {key} in:\n{err}"
+        );
+    }
+    assert!(!err.contains("do_not_print_me"), "a secret leaked:\n{err}");
+}
+
+#[test]
+fn every_example_config_is_valid() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        // The compose example reads its secret from the environment.
+        let out = Command::new(env!("CARGO_BIN_EXE_hookline"))
+            .args(["check-config", "--config", path.to_str().unwrap()])
+            .env("STRIPE_WEBHOOK_SECRET", "whsec_example")
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {}",
+            path.display(),
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn check_config_describes_a_valid_config_without_secrets() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/quickstart.toml");
+    let out = hookline(&["check-config", "--config", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(
+        s.contains("stripe (kind stripe") && s.contains("tenant default: 1 secret(s) [redacted]"),
+        "{s}"
+    );
+    assert!(
+        !s.contains("whsec_quickstart_test_secret") && !s.contains("quickstart-github-secret"),
+        "{s}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2_and_missing_files_exit_1() {
+    assert_eq!(hookline(&["serve"]).status.code(), Some(2));
+    assert_eq!(hookline(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(
+        hookline(&["sign", "--provider", "github"]).status.code(),
+        Some(2)
+    );
+    let missing = hookline(&["check-config", "--config", "/nonexistent/hookline.toml"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(text(&missing.stderr).contains("/nonexistent/hookline.toml"));
+}
+
+#[test]
+fn sign_prints_the_headers_the_provider_would_send() {
+    use std::io::Write;
+    // GitHub Docs, "Validating webhook deliveries" test values.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookline"))
+        .args([
+            "sign",
+            "--provider",
+            "github",
+            "--secret",
+            "It's a Secret to Everybody",
+            "--id",
+            "d-1",
+            "--event-type",
+            "ping",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"Hello, World!")
+        .unwrap();
+    let out = text(&child.wait_with_output().unwrap().stdout);
+    assert_eq!(
+        out,
+        "Content-Type: application/json\nX-GitHub-Delivery: d-1\nX-GitHub-Event: ping\n\
+         X-Hub-Signature-256: sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17\n"
+    );
+    let unknown = hookline(&["sign", "--provider", "paypal-ipn", "--secret", "x"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(text(&unknown.stderr).contains("unknown provider kind"));
+}
+
+/// The quickstart as a newcomer runs it: `serve` creates and migrates the
+/// embedded file by itself; `HOOKLINE__SECTION__KEY` overrides the file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_runs_on_the_embedded_store_with_env_overrides() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let config = dir.path().join("hookline.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[server]\nlisten = \"127.0.0.1:1\"\n[store]\nkind = \"embedded\"\npath = \"{}\"\n\
+             [providers.stripe]\nkind = \"stripe\"\ncritical = [\"*\"]\n[providers.stripe.tenants.default]\nsecrets = [\"whsec_x\"]\n",
+            dir.path().join("sub/dir/hookline.db").display()
+        ),
+    )
+    .unwrap();
+    let log_path = dir.path().join("serve.log");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookline"))
+        .args(["serve"])
+        .env("HOOKLINE_CONFIG", &config)
+        .env("HOOKLINE__SERVER__LISTEN", format!("127.0.0.1:{port}"))
+        .env_remove("HOOKLINE_LOG_FORMAT")
+        .stderr(std::fs::File::create(&log_path).unwrap())
+        .spawn()
+        .unwrap();
+    let client = reqwest::Client::new();
+    let base = format!("http://127.0.0.1:{port}");
+    let mut ready = false;
+    for _ in 0..100 {
+        if client
+            .get(format!("{base}/readyz"))
+            .send()
+            .await
+            .is_ok_and(|r| r.status() == 200)
+        {
+            ready = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let result = async {
+        assert!(ready, "serve did not become ready");
+        let body = br#"{"id":"evt_quick","type":"charge.succeeded"}"#;
+        let headers = common::headers_for("stripe", "whsec_x", body, "", "", common::now());
+        let mut req = client
+            .post(format!("{base}/webhooks/stripe"))
+            .body(body.to_vec());
+        for (k, v) in headers {
+            req = req.header(k, v);
+        }
+        let res: serde_json::Value = req.send().await.unwrap().json().await.unwrap();
+        assert_eq!(res["status"], "accepted");
+        assert!(dir.path().join("sub/dir/hookline.db").exists());
+    }
+    .await;
+    let _ = child.kill();
+    let _ = child.wait();
+    // Logs written to a file carry no terminal colour codes.
+    let log = std::fs::read_to_string(&log_path).unwrap();
+    assert!(log.contains("hookline is listening"), "{log}");
+    assert!(
+        !log.contains('\u{1b}'),
+        "ANSI escapes in a non-terminal log: {log:?}"
+    );
+    result
+}
+
+/// `providers list` names every built-in, kind first; `providers show`
+/// prints where everything is and a config snippet that `check-config`
+/// accepts once the secret is set.
+#[test]
+fn providers_list_and_show() {
+    let list = hookline(&["providers", "list"]);
+    assert!(list.status.success());
+    let list = text(&list.stdout);
+    let kinds: Vec<&str> = list
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let defs = hookline::provider::Definitions::load(None).unwrap();
+    assert_eq!(kinds.len(), defs.definitions().count());
+    assert!(
+        kinds.contains(&"stripe") && kinds.contains(&"discord"),
+        "{list}"
+    );
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with("discord ") && l.ends_with("ed25519 (handshake: discord-ping)")),
+        "{list}"
+    );
+
+    let show = hookline(&["providers", "show", "lemonsqueezy"]);
+    assert!(show.status.success());
+    let show = text(&show.stdout);
+    assert!(show.contains("signature:  X-Signature"), "{show}");
+    assert!(show.contains("event type: header X-Event-Name"), "{show}");
+    let snippet = &show[show.find("[providers.").unwrap()..];
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("hookline.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[store]\nkind = \"embedded\"\npath = \"{}/h.db\"\n{snippet}",
+            dir.path().display()
+        ),
+    )
+    .unwrap();
+    let check = Command::new(env!("CARGO_BIN_EXE_hookline"))
+        .args(["check-config", "--config"])
+        .arg(&config)
+        .env("LEMON_SQUEEZY_SECRET", "s3cret")
+        .output()
+        .unwrap();
+    assert!(check.status.success(), "{}", text(&check.stderr));
+
+    let unknown = hookline(&["providers", "show", "nope"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(text(&unknown.stderr).contains("unknown provider kind"));
+}
+
+/// `hookline migrate` on a database that does not exist creates it when
+/// the role may and says what it applied; otherwise one error names the
+/// command to run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn migrate_creates_a_missing_database_or_says_how() {
+    use sqlx::Connection;
+    let admin = common::backing::postgres_admin_url();
+    let server = url::Url::parse(&admin).unwrap();
+    let suffix = uuid::Uuid::new_v4().simple().to_string();
+    let (db, role) = (format!("hl_mig_{suffix}"), format!("hl_nocreate_{suffix}"));
+    let mut conn = sqlx::PgConnection::connect(&admin).await.unwrap();
+    sqlx::query(&format!("CREATE ROLE {role} LOGIN"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let config = |user: &str| {
+        let mut url = server.clone();
+        url.set_username(user).unwrap();
+        url.set_path(&db);
+        let path = dir.path().join(format!("{user}.toml"));
+        std::fs::write(
+            &path,
+            format!(
+                "[store]\nkind = \"redis\"\nredis_url = \"{}\"\ndatabase_url = \"{url}\"\n\
+                 [providers.stripe]\nkind = \"stripe\"\n[providers.stripe.tenants.a]\nsecrets = [\"x\"]\n",
+                common::redis_url()
+            ),
+        )
+        .unwrap();
+        path.display().to_string()
+    };
+    let refused = hookline(&["migrate", "--config", &config(&role)]);
+    assert_eq!(refused.status.code(), Some(1));
+    let err = text(&refused.stderr);
+    assert!(err.contains(&format!("createdb {db}")), "{err}");
+    assert_eq!(
+        err.lines().filter(|l| l.contains("does not exist")).count(),
+        1,
+        "{err}"
+    );
+
+    let owner = server.username().to_owned();
+    let first = hookline(&["migrate", "--config", &config(&owner)]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let out = text(&first.stdout);
+    assert!(out.contains(&format!("created database {db}")), "{out}");
+    assert!(out.contains("applied 0001"), "{out}");
+    let again = hookline(&["migrate", "--config", &config(&owner)]);
+    assert_eq!(text(&again.stdout).trim(), "the schema is up to date");
+
+    sqlx::query(&format!("DROP DATABASE {db}"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    sqlx::query(&format!("DROP ROLE {role}"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+}

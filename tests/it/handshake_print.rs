@@ -1,0 +1,230 @@
+//! `hookline handshake KIND` through the real binary: for every provider
+//! whose handshake a sender other than the provider can produce, the
+//! printed curl command, run by a shell against a running receiver, gets
+//! the handshake answered as the provider expects (the challenge echoed,
+//! or the acknowledgement the kind gives), counted, and never an event.
+
+use crate::common;
+
+use std::process::Command;
+
+use common::{spawn_app_with, AppOptions, Backend};
+
+/// The secret every signed case is configured with and signed with.
+const SECRET: &str = "handshake-print-secret";
+/// What the printed request carries as its challenge.
+const CHALLENGE: &str = "c-0123456789abcdef";
+
+/// kind, whether the tenant holds [`SECRET`] (a handshake that hands over
+/// the secret needs a tenant without one), extra CLI arguments, status
+/// expected, and a text the answer must carry (body or headers).
+struct Case {
+    kind: &'static str,
+    secret: bool,
+    args: &'static [&'static str],
+    status: u16,
+    carries: Option<&'static str>,
+}
+
+const CASES: &[Case] = &[
+    Case {
+        kind: "slack",
+        secret: true,
+        args: &[],
+        status: 200,
+        carries: Some(CHALLENGE),
+    },
+    Case {
+        kind: "zoom",
+        secret: true,
+        args: &[],
+        status: 200,
+        carries: Some("encryptedToken"),
+    },
+    Case {
+        kind: "twitch",
+        secret: true,
+        args: &[],
+        status: 200,
+        carries: Some(CHALLENGE),
+    },
+    Case {
+        kind: "okta",
+        secret: true,
+        args: &[],
+        status: 200,
+        carries: Some(CHALLENGE),
+    },
+    Case {
+        kind: "meta",
+        secret: true,
+        args: &["--verify-token", "vt-1"],
+        status: 200,
+        carries: Some(CHALLENGE),
+    },
+    Case {
+        kind: "dropbox",
+        secret: true,
+        args: &[],
+        status: 200,
+        carries: Some(CHALLENGE),
+    },
+    Case {
+        kind: "microsoft-graph",
+        secret: true,
+        args: &[],
+        status: 200,
+        carries: Some(CHALLENGE),
+    },
+    Case {
+        kind: "nylas",
+        secret: true,
+        args: &[],
+        status: 200,
+        carries: Some(CHALLENGE),
+    },
+    Case {
+        kind: "trello",
+        secret: true,
+        args: &[],
+        status: 200,
+        carries: None,
+    },
+    Case {
+        kind: "woocommerce",
+        secret: true,
+        args: &[],
+        status: 200,
+        carries: None,
+    },
+    Case {
+        kind: "asana",
+        secret: false,
+        args: &[],
+        status: 200,
+        carries: Some(CHALLENGE),
+    },
+    Case {
+        kind: "notion",
+        secret: false,
+        args: &[],
+        status: 200,
+        carries: None,
+    },
+    Case {
+        kind: "smartsheet",
+        secret: true,
+        args: &[],
+        status: 200,
+        carries: Some(CHALLENGE),
+    },
+    Case {
+        kind: "azure-event-grid",
+        secret: true,
+        args: &[],
+        status: 200,
+        carries: Some(CHALLENGE),
+    },
+];
+
+fn hookline(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_hookline"))
+        .args(args)
+        .env_remove("HOOKLINE_CONFIG")
+        .env_remove("HOOKLINE_SIGN_SECRET")
+        .output()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn every_printed_handshake_is_answered_by_a_running_receiver() {
+    let mut config = String::new();
+    for c in CASES {
+        let secrets = if c.secret {
+            format!("[{SECRET:?}]")
+        } else {
+            "[]".into()
+        };
+        config.push_str(&format!(
+            "[providers.pr-{kind}]\nkind = \"{kind}\"\n[providers.pr-{kind}.tenants.t]\nsecrets = {secrets}\n",
+            kind = c.kind
+        ));
+        if c.kind == "meta" {
+            config.push_str("verify_token = \"vt-1\"\n");
+        }
+    }
+    let mut opts = AppOptions::new(Backend::Embedded);
+    opts.extra = config;
+    let app = spawn_app_with(opts).await;
+
+    let mut failures = Vec::new();
+    for c in CASES {
+        let url = format!("{}/webhooks/pr-{}/t", app.address, c.kind);
+        let mut args = vec!["handshake", c.kind, "--url", &url, "--challenge", CHALLENGE];
+        if c.secret {
+            args.extend(["--secret", SECRET]);
+        }
+        args.extend(c.args);
+        let out = hookline(&args);
+        let printed = String::from_utf8_lossy(&out.stdout).into_owned();
+        if !out.status.success() || !printed.starts_with("curl ") {
+            failures.push(format!(
+                "{}: printed {printed:?} {:?}",
+                c.kind,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+            continue;
+        }
+        // What an operator does with it: paste it into a shell.
+        // The receiver runs on this test's runtime: wait without blocking it.
+        let run = tokio::process::Command::new("timeout")
+            .args(["10", "sh", "-c", &printed])
+            .output()
+            .await
+            .unwrap();
+        let answer = String::from_utf8_lossy(&run.stdout).into_owned();
+        let status_line = answer.lines().next().unwrap_or_default().to_owned();
+        if !status_line.contains(&format!(" {} ", c.status)) {
+            failures.push(format!("{}: {status_line:?} for {printed}", c.kind));
+            continue;
+        }
+        if let Some(text) = c.carries {
+            if !answer.contains(text) {
+                failures.push(format!("{}: answer {answer:?} lacks {text:?}", c.kind));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let answered = |route: &str, kind: &str| {
+        format!("hookline_handshakes_total{{kind=\"{kind}\",outcome=\"answered\",provider=\"{route}\"}}")
+    };
+    assert_eq!(
+        app.metric(&answered("pr-smartsheet", "smartsheet-verification"))
+            .await,
+        1.0
+    );
+    assert_eq!(
+        app.metric(&answered("pr-azure-event-grid", "event-grid-validation"))
+            .await,
+        1.0
+    );
+    assert_eq!(
+        app.inventory().await,
+        Default::default(),
+        "a handshake is never an event"
+    );
+}
+
+/// A signed handshake without a secret is refused by the command, with
+/// what to give; a kind only the provider can send says so.
+#[test]
+fn what_cannot_be_printed_says_why() {
+    let out = hookline(&["handshake", "slack"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--secret"));
+    let out = hookline(&["handshake", "aws-sns"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("only the provider"));
+    let out = hookline(&["handshake", "github"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no handshake"));
+}

@@ -1,0 +1,52 @@
+//! The black-box suite, one test binary: each module is one area of
+//! hookline tested through its public surface (the binary, HTTP, the
+//! library API) against real stores. `crash_matrix` stays a binary of its
+//! own because it needs the `failpoints` feature.
+
+#[macro_use]
+#[path = "../common/mod.rs"]
+mod common;
+
+mod ack_conflict;
+mod answers;
+mod api;
+mod capture;
+mod cert_url;
+mod check_config;
+mod cli;
+mod console;
+mod console_browser;
+mod console_sessions;
+mod crash;
+mod dedup;
+mod definitions;
+mod delivery;
+mod embedded_lane;
+mod event_report;
+mod external_url;
+mod faults;
+mod forward_headers;
+mod fuzz_smoke;
+mod handshake_kinds;
+mod handshake_print;
+mod handshakes;
+mod hmac;
+mod isolation;
+mod migrations;
+mod oncall_metrics;
+mod operator_input;
+mod providers_doc;
+mod public_keys;
+mod rate_limits;
+mod redis_store;
+mod replay_guard;
+mod schemes;
+mod shutdown;
+mod slow_bodies;
+mod store_contract;
+mod store_tls;
+mod stored_handshake;
+mod tls;
+mod tls_reload;
+mod vectors;
+mod verdict_log;

@@ -1,0 +1,185 @@
+//! `docs/providers.md` is generated from the built-in definitions and
+//! `tests/vectors/`; this test fails when the page is out of date.
+//! Regenerate it with
+//! `HOOKLINE_UPDATE_DOCS=1 cargo nextest run --test it providers_doc`.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use hookline::provider::{describe, Definitions, ReplayGuard};
+
+fn vectors_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors")
+}
+
+/// The first line of a kind's NOTES.md, if it says the kind is excluded.
+fn exclusion(kind: &str) -> Option<String> {
+    let notes = std::fs::read_to_string(vectors_dir().join(kind).join("NOTES.md")).ok()?;
+    let mut lines = notes.lines();
+    let reason = lines
+        .next()?
+        .strip_prefix("status: excluded")?
+        .trim_start_matches([' ', '—', '-', ':'])
+        .trim();
+    if !reason.is_empty() {
+        return Some(reason.to_owned());
+    }
+    // The reason is the paragraph after a bare `status: excluded` line.
+    let paragraph: Vec<&str> = lines
+        .skip_while(|l| l.trim().is_empty())
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    Some(paragraph.join(" "))
+}
+
+fn title_from_vectors(kind: &str) -> String {
+    std::fs::read(vectors_dir().join(kind).join("vectors.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .and_then(|v| v["facts"]["title"].as_str().map(str::to_owned))
+        .unwrap_or_else(|| kind.to_owned())
+}
+
+fn page() -> String {
+    let defs = Definitions::load(None).unwrap();
+    let mut out = String::new();
+    let w = &mut out;
+    let built: Vec<_> = defs.definitions().collect();
+    let _ = writeln!(w, "# Providers\n");
+    let _ = writeln!(
+        w,
+        "Generated from `providers/*.toml` and `tests/vectors/` by\n\
+         `HOOKLINE_UPDATE_DOCS=1 cargo nextest run --test it providers_doc`; do not edit by hand.\n\
+         `hookline providers list` and `hookline providers show KIND` print the same from the binary.\n"
+    );
+    let _ = writeln!(
+        w,
+        "## Built in ({})\n\nEvery one is proven by the known-answer vectors in `tests/vectors/KIND/` \
+         (from the provider's SDK or documentation; see `tests/vectors/README.md`). The window is the \
+         provider's documented retry horizon: the dedup window of such a provider is at least that \
+         unless its config sets `window`.\n",
+        built.len()
+    );
+    let _ = writeln!(
+        w,
+        "| Kind | Provider | Scheme | Handshake | Event ID | Window |"
+    );
+    let _ = writeln!(w, "|---|---|---|---|---|---|");
+    for d in &built {
+        let title = match &d.docs {
+            Some(url) => format!("[{}]({url})", d.title),
+            None => d.title.clone(),
+        };
+        let kind = if d.aliases.is_empty() {
+            format!("`{}`", d.kind)
+        } else {
+            format!(
+                "`{}` ({})",
+                d.kind,
+                d.aliases
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        let handshake = d.handshake.as_ref().map_or("", |h| h.name());
+        let window = d
+            .window
+            .map_or(String::new(), |w| humantime::format_duration(w).to_string());
+        let _ = writeln!(
+            w,
+            "| {kind} | {title} | `{}` | {handshake} | {}{} | {window} |",
+            d.scheme_name(),
+            describe(&d.event_id),
+            match d.replay_guard {
+                Some(ReplayGuard::Body) => ", and the body",
+                _ => "",
+            }
+        );
+    }
+    let _ = writeln!(
+        w,
+        "\n## Replays under a fresh ID\n\n\
+         Some providers sign the body but not the header that carries the event ID. A captured \
+         request resent with a new ID there passes verification, and the ID alone would take it \
+         for a new event. Where the provider's distinct events never share a body, the body's \
+         SHA-256 is a second dedup key for the whole window (`replay_guard = \"body\"`; \
+         \"and the body\" above): such a resend is answered `duplicate` and never delivered. \
+         Where real events can share a body, the definition says `replay_guard = \"none\"` and \
+         why (see its file). A provider's config can set either, overriding its definition. \
+         On the redis store the body key lives in Redis beside the dedup key; for critical \
+         events the `processed_event` rows still catch the resend if Redis lost it.\n"
+    );
+    for d in built.iter().filter(|d| d.replay_guard.is_some()) {
+        let _ = writeln!(
+            w,
+            "- `{}`: `{}`",
+            d.kind,
+            d.replay_guard.unwrap_or_default().as_str()
+        );
+    }
+    // `kind` or `kind: why it is pending`.
+    let pending: Vec<(String, Option<String>)> =
+        std::fs::read_to_string(vectors_dir().join("PENDING"))
+            .unwrap()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| match l.split_once(':') {
+                Some((kind, why)) => (kind.trim().to_owned(), Some(why.trim().to_owned())),
+                None => (l.to_owned(), None),
+            })
+            .collect();
+    let _ = writeln!(
+        w,
+        "\n## Vectors committed, not built in yet ({})\n\nTheir schemes are confirmed and their \
+         vectors committed, but they need a scheme family or handshake hookline does not have yet.\n",
+        pending.len()
+    );
+    for (kind, why) in &pending {
+        let title = title_from_vectors(kind);
+        match why {
+            Some(why) => {
+                let _ = writeln!(w, "- `{kind}`: {title}: {why}");
+            }
+            None => {
+                let _ = writeln!(w, "- `{kind}`: {title}");
+            }
+        }
+    }
+    let mut excluded: Vec<(String, String)> = std::fs::read_dir(vectors_dir())
+        .unwrap()
+        .filter_map(|e| {
+            let kind = e.ok()?.file_name().to_string_lossy().into_owned();
+            exclusion(&kind).map(|reason| (kind, reason))
+        })
+        .collect();
+    excluded.sort();
+    let _ = writeln!(
+        w,
+        "\n## Left out ({})\n\nA guessed scheme is worse than none: these providers' schemes could \
+         not be confirmed from their documentation or SDK, so they are not built in. Each \
+         `tests/vectors/KIND/NOTES.md` says what was tried.\n",
+        excluded.len()
+    );
+    for (kind, reason) in excluded {
+        let _ = writeln!(w, "- `{kind}`: {reason}");
+    }
+    out
+}
+
+#[test]
+fn the_providers_page_is_current() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/providers.md");
+    let want = page();
+    if std::env::var_os("HOOKLINE_UPDATE_DOCS").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/providers.md is out of date: run HOOKLINE_UPDATE_DOCS=1 cargo nextest run --test it providers_doc"
+    );
+}

@@ -1,0 +1,145 @@
+//! Replays under a fresh, unsigned event ID (issue 9, gap 5): GitHub signs
+//! the body but not `X-GitHub-Delivery`, so a captured request resent with
+//! a new delivery ID verifies. Its body is a second dedup key for the
+//! window: the resend is a duplicate and is never delivered, on every
+//! backend, and on the redis store even after Redis lost its keys.
+
+use crate::common;
+
+use std::time::Duration;
+
+use common::backing::drop_keys;
+use common::sink::Sink;
+use common::{spawn_app_with, AppOptions, Backend, TestApp, Webhook};
+
+use common::HANDLER_SECRET;
+const FAST: &str = "[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"50ms\"\nbackoff_max = \"200ms\"\nlease = \"10s\"\n";
+
+async fn app(backend: Backend, sink: &Sink, provider_extra: &str) -> TestApp {
+    let mut opts = AppOptions::new(backend);
+    opts.extra = format!(
+        "{FAST}[handlers.ci]\nurl = \"{}\"\nevents = [\"github:*\"]\ntimeout = \"2s\"\nsigning_secret = \"{HANDLER_SECRET}\"\n",
+        sink.url
+    );
+    opts.provider_extra = provider_extra.to_owned();
+    spawn_app_with(opts).await
+}
+
+/// The same signed request with another `X-GitHub-Delivery`.
+fn under(w: &Webhook, delivery: &str) -> Webhook {
+    let mut copy = Webhook {
+        path: w.path.clone(),
+        headers: w.headers.clone(),
+        body: w.body.clone(),
+    };
+    for (k, v) in &mut copy.headers {
+        if k.eq_ignore_ascii_case("X-GitHub-Delivery") {
+            *v = delivery.to_owned();
+        }
+    }
+    copy
+}
+
+async fn status(app: &TestApp, w: &Webhook) -> (u16, String) {
+    let (code, body) = app.send_json(w).await;
+    (code, body["status"].as_str().unwrap_or_default().to_owned())
+}
+
+async fn resend_under_a_fresh_id_is_a_duplicate(backend: Backend) {
+    let sink = Sink::start(vec![]);
+    let app = app(backend, &sink, "").await;
+    let original = Webhook::new("github", "acme", "delivery-a", "push", "x");
+    assert_eq!(status(&app, &original).await, (200, "accepted".into()));
+    // The attacker's (or a confused proxy's) resend: signed, fresh ID.
+    let resend = under(&original, "delivery-b");
+    assert_eq!(status(&app, &resend).await, (200, "duplicate".into()));
+    assert_eq!(status(&app, &resend).await, (200, "duplicate".into()));
+    // The provider's own retry is still a plain duplicate.
+    assert_eq!(status(&app, &original).await, (200, "duplicate".into()));
+    // Another body under a fresh ID is a new event.
+    let next = Webhook::new("github", "acme", "delivery-c", "push", "y");
+    assert_eq!(status(&app, &next).await, (200, "accepted".into()));
+    // Another tenant's identical body is its own event.
+    let other = Webhook::new("github", "globex", "delivery-a", "push", "x");
+    assert_eq!(status(&app, &other).await, (200, "accepted".into()));
+
+    let got = sink.wait_for(3, Duration::from_secs(10)).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut ids: Vec<_> = sink
+        .received()
+        .iter()
+        .map(|r| r.header("x-hookline-event-id").unwrap().to_owned())
+        .collect();
+    ids.sort();
+    assert_eq!(ids, ["delivery-a", "delivery-a", "delivery-c"], "{got:?}");
+    assert_eq!(app.inventory().await.processed_events, 3);
+    assert_eq!(
+        app.metric(r#"hookline_dedup_total{outcome="replay",provider="github"}"#)
+            .await,
+        2.0
+    );
+}
+
+/// `replay_guard = "none"` on the provider turns the body key off: for a
+/// sender whose distinct events can share a body.
+async fn the_provider_can_turn_the_body_key_off(backend: Backend) {
+    let sink = Sink::start(vec![]);
+    let app = app(backend, &sink, "replay_guard = \"none\"").await;
+    let original = Webhook::new("github", "acme", "delivery-a", "push", "x");
+    assert_eq!(status(&app, &original).await, (200, "accepted".into()));
+    let resend = under(&original, "delivery-b");
+    assert_eq!(status(&app, &resend).await, (200, "accepted".into()));
+    sink.wait_for(2, Duration::from_secs(10)).await;
+}
+
+/// A claim given up (a failed commit, `ack = "handlers"` timing out) gives
+/// the body key up too: the same body under another ID is then free.
+async fn a_released_claim_frees_the_body_key(backend: Backend) {
+    let sink = Sink::start(vec![]);
+    let app = app(backend, &sink, "").await;
+    let w = Webhook::new("github", "acme", "delivery-a", "push", "x");
+    let ev = common::store::verified(&app.settings, &w);
+    let ttl = Duration::from_secs(30);
+    let hookline::store::ClaimOutcome::Owned(owner) = app.store.claim(&ev, ttl).await.unwrap()
+    else {
+        panic!("owned");
+    };
+    let resend = common::store::verified(&app.settings, &under(&w, "delivery-b"));
+    assert!(
+        matches!(
+            app.store.claim(&resend, ttl).await.unwrap(),
+            hookline::store::ClaimOutcome::InProgress { .. }
+        ),
+        "the body is claimed under delivery-a"
+    );
+    app.store.release(&ev, &owner).await.unwrap();
+    assert!(matches!(
+        app.store.claim(&resend, ttl).await.unwrap(),
+        hookline::store::ClaimOutcome::Owned(_)
+    ));
+}
+
+backend_tests!(
+    resend_under_a_fresh_id_is_a_duplicate,
+    the_provider_can_turn_the_body_key_off,
+    a_released_claim_frees_the_body_key,
+);
+
+/// Redis restarted empty: the dedup and body keys are gone, but the
+/// critical event's row still knows the body, so the resend under a fresh
+/// ID is answered duplicate and not delivered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rows_catch_the_resend_after_redis_lost_its_keys() {
+    let sink = Sink::start(vec![]);
+    let app = app(Backend::Redis, &sink, "").await;
+    let original = Webhook::new("github", "acme", "delivery-a", "push", "x");
+    assert_eq!(status(&app, &original).await, (200, "accepted".into()));
+    sink.wait_for(1, Duration::from_secs(10)).await;
+    drop_keys(&app.settings, Backend::Redis);
+    let resend = under(&original, "delivery-b");
+    assert_eq!(status(&app, &resend).await, (200, "duplicate".into()));
+    assert_eq!(status(&app, &resend).await, (200, "duplicate".into()));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(sink.received().len(), 1);
+    assert_eq!(app.inventory().await.processed_events, 1);
+}

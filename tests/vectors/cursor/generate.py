@@ -90,3 +90,16 @@ out = {
 }
 pathlib.Path(__file__).with_name("vectors.json").write_text(json.dumps(out, indent=2) + "\n")
 print(f"cursor: {len(cases)} cases")
+
+# A capture for the corpus (tests/captures/ format), signed for the test config's `default` tenant (secret
+# `<kind>-default-secret`) and accepted by the docs' verify_webhook before it is written.
+import base64
+CAPTURE_SECRET = "cursor-default-secret"
+capture_sig = sign(CAPTURE_SECRET)
+assert verify_webhook(CAPTURE_SECRET, BODY.encode(), capture_sig)
+capture = {
+    "provider": "cursor", "kind": "cursor", "tenant": "default", "method": "POST", "path": "/webhooks/cursor",
+    "query": "", "headers": [["User-Agent", "cursor-capture-corpus"]] + req(capture_sig)["headers"],
+    "body_base64": base64.b64encode(BODY.encode()).decode(), "received_at": "2026-01-01T00:00:00+00:00",
+}
+pathlib.Path(__file__).with_name("capture.json").write_text(json.dumps(capture, indent=2) + "\n")

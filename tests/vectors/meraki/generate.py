@@ -99,3 +99,16 @@ out = {
 }
 pathlib.Path(__file__).with_name("vectors.json").write_text(json.dumps(out, indent=2) + "\n")
 print(f"meraki: {len(cases)} cases")
+
+# A capture for the corpus (tests/captures/ format): the docs' example alert carrying the test config's `default`
+# tenant secret (`<kind>-default-secret`), accepted by the documented check before it is written.
+import base64
+CAPTURE_SECRET = "meraki-default-secret"
+capture_body = alert(CAPTURE_SECRET)
+assert documented_check(capture_body, [CAPTURE_SECRET]) == "valid"
+capture = {
+    "provider": "meraki", "kind": "meraki", "tenant": "default", "method": "POST", "path": "/webhooks/meraki",
+    "query": "", "headers": [["User-Agent", "meraki-capture-corpus"], ["Content-Type", "application/json"]],
+    "body_base64": base64.b64encode(capture_body.encode()).decode(), "received_at": "2026-01-01T00:00:00+00:00",
+}
+pathlib.Path(__file__).with_name("capture.json").write_text(json.dumps(capture, indent=2) + "\n")

@@ -90,3 +90,17 @@ const out = {
 };
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);
+
+// A capture for the corpus (tests/captures/ format), signed for the test config's `default` tenant
+// (secret `<kind>-default-secret`) and accepted by the docs' sample before it is written.
+const CAPTURE_SECRET = 'vercel-log-drains-default-secret';
+const capture = {
+  provider: 'vercel-log-drains', kind: 'vercel-log-drains', tenant: 'default', method: 'POST',
+  path: '/webhooks/vercel-log-drains', query: '',
+  headers: [['User-Agent', 'vercel-log-drains-capture-corpus'], ['Content-Type', 'application/json'],
+    ['x-vercel-signature', sha1(Buffer.from(BODY, 'utf-8'), CAPTURE_SECRET)]],
+  body_base64: Buffer.from(BODY, 'utf-8').toString('base64'),
+  received_at: '2026-01-01T00:00:00+00:00',
+};
+if (!docsAccept({ body: BODY, headers: new Headers(capture.headers) }, CAPTURE_SECRET)) throw new Error('capture rejected by the docs\' sample');
+writeFileSync(new URL('./capture.json', import.meta.url), JSON.stringify(capture, null, 2) + '\n');

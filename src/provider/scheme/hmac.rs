@@ -30,7 +30,8 @@ pub struct HmacParams {
     /// `sha1`, `sha256` (default) or `sha512`.
     #[serde(default)]
     pub algorithm: Algorithm,
-    /// How the digest is written: `hex` (default), `base64`, `base64url`.
+    /// How the digest is written: `hex` (default), `base64`, `base64url`,
+    /// `base64-of-hex`.
     #[serde(default)]
     pub encoding: DigestEncoding,
     /// Text before each digest (`sha256=`, `v0=`, `v1,`); a signature

@@ -353,8 +353,8 @@ mod tests {
         let params = bridge();
         params.check().unwrap();
         // Generating a 2048-bit key takes seconds in a debug build: use the
-        // test key made for Bridge's vectors.
-        let pem = include_str!("../../../tests/vectors/bridge/test-signing-key.pem");
+        // fuzzing harness's throwaway key.
+        let pem = include_str!("../../fuzzing/rsa-2048.pem");
         let signing = params.decode_private_key(pem).unwrap();
         let public = params.public_secret(&signing).unwrap();
         let key = params.decode_secret(&public).unwrap();

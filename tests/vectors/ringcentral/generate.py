@@ -1,5 +1,8 @@
 """Known-answer vectors for RingCentral webhooks.
 
+(A challenge with a control character cannot be sent over HTTP at all; the
+handshake's refusal of one is a unit test in src/provider/handshake/header_echo.rs.)
+
 RingCentral signs nothing: a subscription's optional verification token
 (deliveryMode.verificationToken, chosen by the developer) comes back verbatim
 in a header on every notification, so the known answer is the token itself.
@@ -62,13 +65,6 @@ handshakes = [
         "now": 1700000000,
         "expect": {"status": 200, "content_type": None, "body": "",
                    "headers": [["Validation-Token", "2b6a3a21-77f1-4b9c-9d3f-a6f0c2e1d4b7"]]},
-    },
-    {
-        "name": "a Validation-Token with a control character is refused, not echoed",
-        "secrets": [TOKEN], "verify_token": None,
-        "request": {"method": "POST", "url": URL, "headers": [["Validation-Token", "abc\u0007def"]], "body": ""},
-        "now": 1700000000,
-        "expect": {"status": 400, "content_type": "application/problem+json", "code": "malformed_payload"},
     },
 ]
 

@@ -37,8 +37,10 @@ pub mod mac;
 pub mod public_key;
 pub mod query_token;
 pub mod rsa_cert_url;
+pub mod rsa_sha256;
 pub mod token;
 pub mod url_hmac;
+pub mod url_nonce_hmac;
 
 use serde::Deserialize;
 
@@ -72,6 +74,9 @@ pub enum Scheme {
     BodyToken(body_token::BodyTokenParams),
     /// An HMAC over the URL and the sorted form parameters. Twilio.
     UrlHmac(url_hmac::UrlHmacParams),
+    /// An HMAC over the URL with its query sorted, the sorted form
+    /// parameters and a nonce header. Plivo (signature V3).
+    UrlNonceHmac(url_nonce_hmac::UrlNonceHmacParams),
     /// A JWT, HMAC-signed, whose claim holds the body's SHA-256.
     /// FusionAuth, Upstash QStash, LiveKit.
     Jwt(jwt::JwtParams),
@@ -87,6 +92,9 @@ pub enum Scheme {
     /// names, fetched from the definition's `fetch_hosts` only. AWS SNS,
     /// PayPal.
     RsaCertUrl(rsa_cert_url::RsaCertUrlParams),
+    /// An RSA PKCS#1 v1.5 SHA-256 signature checked with the public key
+    /// the provider publishes, configured as the secret. Wise.
+    RsaSha256(rsa_sha256::RsaSha256Params),
 }
 
 impl Scheme {
@@ -101,11 +109,13 @@ impl Scheme {
             Scheme::BodyHmac(p) => p,
             Scheme::BodyToken(p) => p,
             Scheme::UrlHmac(p) => p,
+            Scheme::UrlNonceHmac(p) => p,
             Scheme::Jwt(p) => p,
             Scheme::Digest(p) => p,
             Scheme::Ed25519(p) => p,
             Scheme::EcdsaP256(p) => p,
             Scheme::RsaCertUrl(p) => p,
+            Scheme::RsaSha256(p) => p,
         }
     }
 }

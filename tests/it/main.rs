@@ -27,6 +27,7 @@ mod external_url;
 mod faults;
 mod forward_headers;
 mod fuzz_smoke;
+mod gzip_bodies;
 mod handshake_kinds;
 mod handshake_print;
 mod handshakes;

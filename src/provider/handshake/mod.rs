@@ -31,6 +31,7 @@ mod form_ping;
 mod head_ok;
 mod hook_secret;
 mod hub_challenge;
+mod intent_to_receive;
 mod okta;
 mod query_echo;
 mod slack;
@@ -99,6 +100,9 @@ pub enum Handshake {
     /// `validationCode`) and CloudEvents `OPTIONS` abuse protection, once
     /// the request's token verified.
     EventGridValidation(event_grid::EventGridValidation),
+    /// Xero's "intent to receive": signed POSTs of an empty batch, answered
+    /// 200 when the signature is right and 401 when not, both empty.
+    IntentToReceive(intent_to_receive::IntentToReceive),
 }
 
 impl Handshake {
@@ -119,6 +123,7 @@ impl Handshake {
             Handshake::FormPing(h) => h,
             Handshake::SmartsheetVerification(h) => h,
             Handshake::EventGridValidation(h) => h,
+            Handshake::IntentToReceive(h) => h,
         }
     }
 

@@ -27,6 +27,7 @@
 pub mod basic;
 pub mod body_hmac;
 pub mod body_token;
+pub mod canonical_request;
 pub mod digest;
 pub mod ecdsa;
 pub mod ed25519;
@@ -77,6 +78,9 @@ pub enum Scheme {
     /// An HMAC over the URL with its query sorted, the sorted form
     /// parameters and a nonce header. Plivo (signature V3).
     UrlNonceHmac(url_nonce_hmac::UrlNonceHmacParams),
+    /// An HMAC over a canonical request: method, encoded path and query,
+    /// the headers the request lists as signed, body. Contentful.
+    CanonicalRequest(canonical_request::CanonicalRequestParams),
     /// A JWT, HMAC-signed, whose claim holds the body's SHA-256.
     /// FusionAuth, Upstash QStash, LiveKit.
     Jwt(jwt::JwtParams),
@@ -110,6 +114,7 @@ impl Scheme {
             Scheme::BodyToken(p) => p,
             Scheme::UrlHmac(p) => p,
             Scheme::UrlNonceHmac(p) => p,
+            Scheme::CanonicalRequest(p) => p,
             Scheme::Jwt(p) => p,
             Scheme::Digest(p) => p,
             Scheme::Ed25519(p) => p,

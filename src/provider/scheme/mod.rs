@@ -24,6 +24,7 @@
 //! 5. Add a definition in `providers/` and its vectors in
 //!    `tests/vectors/<kind>/`; `tests/it/vectors.rs` runs them.
 
+pub mod algorithm_header;
 pub mod basic;
 pub mod body_hmac;
 pub mod body_token;

@@ -83,6 +83,13 @@ const P256_PEMS: [&str; 2] = [
     "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgndYylOEZvXFGWksZ\nsH0eeWy0Ue+tazZ0D4BOZ98MKsOhRANCAAQWIYf67W2+lt67WG9fSQb68TP0lD/O\nggmgtg0uLCfMoTBvVKDYJamX1/+cLojkyk6Y+OS+ymkVwQwV3ZmDN3xO\n-----END PRIVATE KEY-----",
 ];
 
+/// Throwaway RSA-2048 keys (`openssl genpkey -algorithm RSA`) for
+/// `rsa-sha256`.
+const RSA_PEMS: [&str; 2] = [
+    "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCZemn5mbEVs7Fz\nZi0GZs4+VyjoXVI/EmgLQiLBDsRmcXPbTnzTGBxtbB7dGYEEztTDQKHU5ggzK2u4\ng7o6gjdpPbS5zuVb/Q/7e1llpjJgkpS8XAD+miUMeqHsE3g1ohCXSR3uh6n4fZRf\nLRULVSXXquWn2j9v14tbnNK2WvT3I1tk1AItfUtC2XH/RFL0vEu17Pdy5lq7GGTZ\nIyIy3gittgKEDodbJzJiSP88YlFOddtL7Pk08+b7fhOJdC298Gvg9pGN9mWQYb+N\n6sgk7NGWtqJM1+qkSAafnRGF49hly3Hr3acEgUxSFBlaIy9NqGIgzdblYKi7kQEI\nINrhRSJ9AgMBAAECggEAAh7yS9CirlThAYaYS7BHkzLSbfeZULf0d/mlNJbEuVDU\nLz9vWAKUgEW93XGY/sGoFgbwHrYdowkZNzItq0d1PZFsp9oZuEvrT7FGv1Z/HG+H\n1VyE+ZICK8WeWMeY9E5+9A31iZKEN/9bsJpwqxQ1XCpixMYb9QYPSUyYIbFoy+kw\nUBYzughP2IEqB0Ai+1EbmYKbqMLLaWX9IBd3wTR+Tnx7y1HOLFci9EpEiz0qZaT7\n+WFIS/M/qr5DSY/J7bZSJSs72q2sDUaND4wWzHHy26W0qHQ3cxz1/c5zp9iWyLbt\no7xxXtpOEj7aKMHrlibosZD1GcOM04NGSjqI5XswXwKBgQDY1xogQokS7cKax2i3\nqKNDy+GRwJCKC0xqGCafyWpTamunFnVRNlBBPQeC/frtS+RH88D7tL+ZV8Y/lApG\ny0FC0eqq9MfrWXHzoxvtq2W4op4rNQVQU9julKy846M2H7XFxCgZsXjYQOU+w2+e\n0OuGz9e1nAZIkgjutpVVZ3aZ8wKBgQC1Mfl+/zwiS6MY7FZ2hcxUSHqkNEbI5iiW\nmsdza/yJzDQWjVnLRdhK0E+GRthR89e5ualdr1ZP3ODJXh9HinLzfsv4T3UPZkaA\nhFZgsaYlZ4I9V6lHdWiVRYx6L3V08LKynC/rP9zXp4aR2bFEL4yfvXHVKjyWvZU2\nA9wWhcF9zwKBgAXxPyILML54DZE4TcJauL6u46ue31cpIBr4NnbCiktm6zRVBToI\nhwKCraYFV88Q+VyPbYZ4WZfWM/SiFfYCs/Mk1Y2Bz8i/VsQagDVvMQZyTmtYtKCS\n66r+IA29H0fobo7Q5Vhu6KTkgmPJ71Em4I19PKgZcoKineQM1OLWRwXJAoGBAKNB\n4OPtQphAADcPkqP9z+nM2DulInYW8lEoKjcz//mEdRYwy8wcJVLbOBvrLzM/+opL\n328a8TDJ+ftVg+dotkPwZgVYSkfSxgk7s7wxtFqVVcLBfjN1dQKyBG1+31y7FrdZ\nhM943hmsxtIZC+A8235+Kdd/09GaBZwChEYCxCD/AoGAImIdstkfMZqORut5VxQI\nS9c521zfm4uNDJeD5nffJQ/BcilpaQWCahFlMWkSMeD/ImMwn8gtlz1lEO4MZwss\n/2d/qDbVz47N2D0R9OW6qDZ0ZF3kxMgFM5nkK47i/lbdchyc9o4d+TAGInIb2bsv\n2K1mFEBjrY8rtEbvfdpZ8yg=\n-----END PRIVATE KEY-----",
+    "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDbQBAV+3kr1ue+\nVHjMZc7ZIgNuLlQzmUqHdBA9AE0KoMOQITE+IdClyjT0MA0GZb7+vi7QZLKoUEqz\nIIKinOOnLIZEDUB0mo0uulylmZHVjxMHLZl4orTdY7Bw5VAgJYZPQZ6W+I1PnhOo\n4g4w7oabcILoH/jeZjd87YtBKg231yD6v5FW75JCEzWqu9ciz8WJz0aU2b4twDq+\nmSHW0drhnlGt7P7OOqSyaXnkU+SKq2zoO83ATzaaTmTdGWaFEQ5P6xSRefNR9SaZ\nhYoUgLEdrxgCCIINU5P3d3TQ99tXcL+Y/cDVKLPn/48zMnpXQGz6YFPtfB5Z2ZAB\ntLYXGQavAgMBAAECggEAHYIrSBIe9lgHu7WZxoTDSLULuiYRHhq5Da8Ayn0CYXZO\nq9TT0FVzxASJiP34ms5R3O5S1ahf5UhdLWuoOWOdPjA/Z+RSsv7kFpBtjLo1BwWp\nHXO1LqfTaOKUajVqydDTGVKvGgmc10Tix32ZRFuuETic3coD0Eb4m99KuTwEOaRC\nVXtbajzn6P/m85qhCqDrgXGxKxd1f1KJ96FDvIbFTHj8T//aEy9Lqe7R+W54UR/B\nO0gfyaEN9CTg2+x8VBqTv3nSDJUWwj5h37GsddwjOYrkHhJig752ZBR2BcjY3CmF\ne2a/xIoW34yadt0ssF3QV+Bnw2AcXlmtlW2hRkK70QKBgQD0mMMkTYUskjGZXZBW\neo+ZXW29/IejHKN4+0zQGxxMA82WYMQoYpvvOFNLZDXALirTGJUlt8U6J0apvGqh\n4XHcWnQEActpuRVd+ErW+H1qTofkQL9xXybIL+8OKFN2RlxnzT5uPGWMwsa5re8Y\nivSbb09EFnSr8jV0sIfRnIzKXwKBgQDleMr1bdOwf1D1uNgSJL9Ka2nycwHw2CN3\npaEsOghstqeY7HpnyFL6HEE506X+La+JIt1vk2BksfySSHpnG+WrA3PMgSMZg5iS\nVunsXxUyLtM39ufoO5AJii6OcUxrxVUEZlGYXEC9P/e4S4gmtJWEYRd8id/SsNYh\nWdFvJ7rFsQKBgQCT7d/3kLq+XhyJOMEWzEEU7CB3CsetqqBjhvjJ09ulTZeFHzkD\ng7/zSgl2S0EG3eUgjnmFukMaDK778Ow8w3BtaHdKBRvU8Q8vKf95TAftx1kAfvhJ\nxNZbtEHMOi9gFOXGEad0XCq+mv49RiiYm1GcwBEciMg/Rdl2nV1HNHsh2QKBgEAI\npRo3u4rU/FKVcjYd6wNpVfdCAJikt8D7hy5AQ3mSvtH9q2qqi/0fRVRNq1RyizlJ\ncWFhTtTKliB7+SwsrLo8DGRU5OaJwlmTx1MedVu7lVVYoP49IMSIutUk6J5qQn8n\nzj0mASrOXuIesa+bVN3L+jHWh47Tqe1EkxzhiU0BAoGAPrpZBGdNs8EVH6KlgOa2\nsftdAuowawKTin3pcWKMBqLjTfatl12KFItgDRCKXfucwxie4MySv9Ndp5heNWEs\nM2ICkDUw4cVX26qW6WK7YZeuQ7b8CXhbcDcdGRUj27YH22/2ry4/Gv7ZbTA66dP4\nhA7SnIvG4PG2o/nKXJTvVXc=\n-----END PRIVATE KEY-----",
+];
+
 /// What a test needs to sign for one definition and configure a tenant
 /// that verifies it: two tenant secrets of the definition's own format and
 /// the key that signs for the first.
@@ -92,7 +99,7 @@ struct Signer {
 }
 
 fn signer(def: &ProviderDef) -> Signer {
-    for pems in [ED25519_PEMS, P256_PEMS] {
+    for pems in [ED25519_PEMS, P256_PEMS, RSA_PEMS] {
         if let Ok(key) = def.decode_private_key(pems[0]) {
             let other = def.decode_private_key(pems[1]).unwrap();
             let public = |k: &Key| def.public_secret(k).expect("a public-key family");
@@ -109,6 +116,9 @@ fn signer(def: &ProviderDef) -> Signer {
         ["whsec_c2VjcmV0LW9uZS1rZXk=", "whsec_c2VjcmV0LXR3by1rZXk="],
         // An ID and a base64 secret (Sinch Voice's key and secret).
         ["key:c2VjcmV0LW9uZQ==", "key:c2VjcmV0LXR3bw=="],
+        // Hex (Squarespace), then base64 (Microsoft Teams).
+        ["736563726574206f6e65", "7365637265742074776f"],
+        ["c2VjcmV0LW9uZQ==", "c2VjcmV0LXR3bw=="],
     ]
     .into_iter()
     .find(|[one, _]| def.decode_secret(one).is_ok())

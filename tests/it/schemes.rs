@@ -20,8 +20,12 @@ const BODY: &[u8] = br#"{"id":"evt_1","event_id":"evt_1","type":"t","event":{"ty
 /// reads one).
 fn body_for(def: &ProviderDef, ty: &str) -> Vec<u8> {
     let mut value = serde_json::Value::Null;
-    if let FieldSource::JsonPointer(p) = &def.event_id {
-        put(&mut value, p, "evt_1".into());
+    match &def.event_id {
+        FieldSource::JsonPointer(p) => put(&mut value, p, "evt_1".into()),
+        FieldSource::JsonPointers(ps, _) => {
+            ps.iter().for_each(|p| put(&mut value, p, "evt_1".into()))
+        }
+        _ => {}
     }
     if let Some(FieldSource::JsonPointer(p)) = &def.event_type {
         put(&mut value, p, ty.into());
@@ -66,8 +70,14 @@ fn put(root: &mut serde_json::Value, pointer: &str, leaf: serde_json::Value) {
 
 /// The event ID a request with `body` yields under `def`.
 fn expected_id(def: &ProviderDef, body: &[u8]) -> String {
-    match def.event_id {
+    match &def.event_id {
         FieldSource::BodySha256 => hex::encode(sha2::Sha256::digest(body)),
+        // Each part as the body holds it (the type may share a pointer).
+        FieldSource::JsonPointers(ps, join) => {
+            let v: serde_json::Value = serde_json::from_slice(body).unwrap();
+            let part = |p: &String| v.pointer(p).and_then(|x| x.as_str()).unwrap().to_owned();
+            ps.iter().map(part).collect::<Vec<_>>().join(join)
+        }
         _ => "evt_1".to_owned(),
     }
 }

@@ -38,6 +38,12 @@ fn body_for(def: &ProviderDef, ty: &str) -> Vec<u8> {
     // Two types make two bodies even where the type is not in the body.
     let salt = if value.is_array() { "/0/salt" } else { "/salt" };
     put(&mut value, salt, ty.into());
+    // A batch definition reads its pointers in each item: one item here.
+    if let Some(batch) = def.batch.as_deref() {
+        let mut root = serde_json::Value::Null;
+        put(&mut root, &format!("{batch}/0"), value);
+        value = root;
+    }
     serde_json::to_vec(&value).unwrap()
 }
 
@@ -71,7 +77,15 @@ fn put(root: &mut serde_json::Value, pointer: &str, leaf: serde_json::Value) {
 /// The event ID a request with `body` yields under `def`.
 fn expected_id(def: &ProviderDef, body: &[u8]) -> String {
     match &def.event_id {
-        FieldSource::BodySha256 => hex::encode(sha2::Sha256::digest(body)),
+        // The item's own bytes for a batch (its only item here).
+        FieldSource::BodySha256 => match def.batch.as_deref() {
+            Some(batch) => {
+                let v: serde_json::Value = serde_json::from_slice(body).unwrap();
+                let item = v.pointer(&format!("{batch}/0")).unwrap();
+                hex::encode(sha2::Sha256::digest(serde_json::to_vec(item).unwrap()))
+            }
+            None => hex::encode(sha2::Sha256::digest(body)),
+        },
         // Each part as the body holds it (the type may share a pointer).
         FieldSource::JsonPointers(ps, join) => {
             let v: serde_json::Value = serde_json::from_slice(body).unwrap();

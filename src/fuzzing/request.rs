@@ -66,8 +66,13 @@ pub(super) fn keys_for(def: &ProviderDef) -> Option<Keys> {
     })
 }
 
+/// A throwaway RSA-2048 key (`openssl genpkey -algorithm RSA`), PKCS#8,
+/// for `rsa-sha256`: an RSA key cannot be derived from [`SEED`] cheaply.
+const RSA_PEM: &str = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCZemn5mbEVs7Fz\nZi0GZs4+VyjoXVI/EmgLQiLBDsRmcXPbTnzTGBxtbB7dGYEEztTDQKHU5ggzK2u4\ng7o6gjdpPbS5zuVb/Q/7e1llpjJgkpS8XAD+miUMeqHsE3g1ohCXSR3uh6n4fZRf\nLRULVSXXquWn2j9v14tbnNK2WvT3I1tk1AItfUtC2XH/RFL0vEu17Pdy5lq7GGTZ\nIyIy3gittgKEDodbJzJiSP88YlFOddtL7Pk08+b7fhOJdC298Gvg9pGN9mWQYb+N\n6sgk7NGWtqJM1+qkSAafnRGF49hly3Hr3acEgUxSFBlaIy9NqGIgzdblYKi7kQEI\nINrhRSJ9AgMBAAECggEAAh7yS9CirlThAYaYS7BHkzLSbfeZULf0d/mlNJbEuVDU\nLz9vWAKUgEW93XGY/sGoFgbwHrYdowkZNzItq0d1PZFsp9oZuEvrT7FGv1Z/HG+H\n1VyE+ZICK8WeWMeY9E5+9A31iZKEN/9bsJpwqxQ1XCpixMYb9QYPSUyYIbFoy+kw\nUBYzughP2IEqB0Ai+1EbmYKbqMLLaWX9IBd3wTR+Tnx7y1HOLFci9EpEiz0qZaT7\n+WFIS/M/qr5DSY/J7bZSJSs72q2sDUaND4wWzHHy26W0qHQ3cxz1/c5zp9iWyLbt\no7xxXtpOEj7aKMHrlibosZD1GcOM04NGSjqI5XswXwKBgQDY1xogQokS7cKax2i3\nqKNDy+GRwJCKC0xqGCafyWpTamunFnVRNlBBPQeC/frtS+RH88D7tL+ZV8Y/lApG\ny0FC0eqq9MfrWXHzoxvtq2W4op4rNQVQU9julKy846M2H7XFxCgZsXjYQOU+w2+e\n0OuGz9e1nAZIkgjutpVVZ3aZ8wKBgQC1Mfl+/zwiS6MY7FZ2hcxUSHqkNEbI5iiW\nmsdza/yJzDQWjVnLRdhK0E+GRthR89e5ualdr1ZP3ODJXh9HinLzfsv4T3UPZkaA\nhFZgsaYlZ4I9V6lHdWiVRYx6L3V08LKynC/rP9zXp4aR2bFEL4yfvXHVKjyWvZU2\nA9wWhcF9zwKBgAXxPyILML54DZE4TcJauL6u46ue31cpIBr4NnbCiktm6zRVBToI\nhwKCraYFV88Q+VyPbYZ4WZfWM/SiFfYCs/Mk1Y2Bz8i/VsQagDVvMQZyTmtYtKCS\n66r+IA29H0fobo7Q5Vhu6KTkgmPJ71Em4I19PKgZcoKineQM1OLWRwXJAoGBAKNB\n4OPtQphAADcPkqP9z+nM2DulInYW8lEoKjcz//mEdRYwy8wcJVLbOBvrLzM/+opL\n328a8TDJ+ftVg+dotkPwZgVYSkfSxgk7s7wxtFqVVcLBfjN1dQKyBG1+31y7FrdZ\nhM943hmsxtIZC+A8235+Kdd/09GaBZwChEYCxCD/AoGAImIdstkfMZqORut5VxQI\nS9c521zfm4uNDJeD5nffJQ/BcilpaQWCahFlMWkSMeD/ImMwn8gtlz1lEO4MZwss\n/2d/qDbVz47N2D0R9OW6qDZ0ZF3kxMgFM5nkK47i/lbdchyc9o4d+TAGInIb2bsv\n2K1mFEBjrY8rtEbvfdpZ8yg=\n-----END PRIVATE KEY-----";
+
 /// The fuzzing private key as each public-key family reads one: an
-/// Ed25519 seed in hex or base64, a P-256 PKCS#8 PEM. Made once.
+/// Ed25519 seed in hex or base64, a P-256 PKCS#8 PEM, an RSA PEM. Made
+/// once.
 fn private_key_texts() -> &'static [String] {
     static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
     TEXTS.get_or_init(|| {
@@ -76,10 +81,15 @@ fn private_key_texts() -> &'static [String] {
             .and_then(|k| k.to_pkcs8_pem(LineEnding::LF).ok())
             .map(|pem| pem.to_string());
         let seed_base64 = base64::engine::general_purpose::STANDARD.encode(SEED);
-        [Some(hex::encode(SEED)), Some(seed_base64), p256_pem]
-            .into_iter()
-            .flatten()
-            .collect()
+        [
+            Some(hex::encode(SEED)),
+            Some(seed_base64),
+            p256_pem,
+            Some(RSA_PEM.to_owned()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     })
 }
 

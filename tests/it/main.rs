@@ -30,6 +30,7 @@ mod faults;
 mod fidelity;
 mod forward_headers;
 mod fuzz_smoke;
+mod gzip_bodies;
 mod handshake_kinds;
 mod handshake_print;
 mod handshakes;

@@ -92,8 +92,7 @@ fn http_url<'de, D: Deserializer<'de>>(d: D) -> Result<url::Url, D::Error> {
 
 fn whsec_key<'de, D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
     let secret = SecretString::deserialize(d)?;
-    crate::delivery::outbound::decode_signing_secret(secret.expose_secret())
-        .map_err(D::Error::custom)
+    crate::provider::decode_signing_secret(secret.expose_secret()).map_err(D::Error::custom)
 }
 
 /// By hand: a handler URL may carry credentials, and url's own `Debug`

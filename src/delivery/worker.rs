@@ -276,7 +276,7 @@ impl Workers {
         // The one place the message is built; then the handler's
         // destination sends it.
         let outgoing = Outgoing::new(&d, handler, attempt, chrono::Utc::now().timestamp())
-            .signed(Some(&handler.signing_key));
+            .signed(handler.signing_key.as_ref());
         let started = std::time::Instant::now();
         let sent = self.destinations[d.handler.as_str()].send(&outgoing).await;
         let latency = started.elapsed();

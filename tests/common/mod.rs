@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 pub mod backing;
+pub mod brokers;
 pub mod cert_host;
 pub mod console;
 pub mod pki;

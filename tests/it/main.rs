@@ -10,6 +10,7 @@ mod common;
 mod ack_conflict;
 mod answers;
 mod api;
+mod brokers;
 mod capture;
 mod cert_url;
 mod check_config;

@@ -12,6 +12,7 @@ pub mod brokers;
 pub mod cert_host;
 pub mod console;
 pub mod pki;
+pub mod private_brokers;
 pub mod procs;
 pub mod provider;
 pub mod raw;

@@ -160,15 +160,23 @@ impl Nats {
             Err(e) if e.kind() == PublishErrorKind::MaxPayloadExceeded => {
                 Sent::dead(format!("{subject}: {e}"))
             }
-            Err(e) => Sent::retry(match e.kind() {
-                PublishErrorKind::StreamNotFound => {
-                    format!("{subject}: no JetStream stream takes this subject")
-                }
-                PublishErrorKind::TimedOut => {
-                    format!("{subject}: no acknowledgement within the handler's timeout (server down or slow)")
-                }
-                _ => format!("{subject}: {e}"),
-            }),
+            Err(e) => {
+                Sent::retry(match e.kind() {
+                    PublishErrorKind::StreamNotFound => {
+                        format!("{subject}: no JetStream stream takes this subject")
+                    }
+                    PublishErrorKind::TimedOut
+                        if context.client().connection_state()
+                            != async_nats::connection::State::Connected =>
+                    {
+                        format!("{subject}: not connected to the server (reconnecting in the background)")
+                    }
+                    PublishErrorKind::TimedOut => {
+                        format!("{subject}: no acknowledgement within the handler's timeout")
+                    }
+                    _ => format!("{subject}: {e}"),
+                })
+            }
         }
     }
 }

@@ -7,15 +7,12 @@
 
 use std::time::Duration;
 
-use serde::Deserialize;
-
 use super::issues::{key, ConfigIssue};
 use super::placeholders::{Placeholders, Syntax};
 use super::Handler;
 
 /// `kind`: what a handler is.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum HandlerKind {
     /// POST to `url` (the default).
     #[default]
@@ -31,6 +28,14 @@ pub enum HandlerKind {
 }
 
 impl HandlerKind {
+    const ALL: [HandlerKind; 5] = [
+        HandlerKind::Http,
+        HandlerKind::Nats,
+        HandlerKind::Rabbitmq,
+        HandlerKind::RedisStream,
+        HandlerKind::Mqtt,
+    ];
+
     /// As written in the file.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -98,9 +103,20 @@ pub const STREAM_BODY_FIELD: &str = "body";
 
 /// Check `h`'s kind-specific keys and derive its destination; `at` is the
 /// handler's key.
-pub(super) fn resolve(h: &Handler, at: &str) -> (Option<DestinationSettings>, Vec<ConfigIssue>) {
+pub(super) fn resolve(
+    h: &mut Handler,
+    at: &str,
+) -> (Option<DestinationSettings>, Vec<ConfigIssue>) {
     let mut issues = Vec::new();
-    let kind = h.kind;
+    let written = h.kind_setting.as_deref().unwrap_or("http");
+    let Some(kind) = HandlerKind::ALL.into_iter().find(|k| k.as_str() == written) else {
+        // The other checks depend on the kind: checking against a guess
+        // would only add noise.
+        let reason =
+            format!("unknown kind {written:?}: use http, nats, rabbitmq, redis-stream or mqtt");
+        return (None, vec![ConfigIssue::new(key(at, "kind"), reason)]);
+    };
+    h.kind = kind;
     let [plain, tls] = kind.schemes();
     if h.url.scheme() != plain && h.url.scheme() != tls {
         issues.push(ConfigIssue::new(

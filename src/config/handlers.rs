@@ -28,10 +28,13 @@ pub struct Handler {
     /// The table's key. Derived.
     #[serde(skip)]
     pub name: Derived<HandlerName>,
-    /// What the handler is: `http` (the default: deliveries are POSTed),
+    /// `kind` in the file: `http` (the default: deliveries are POSTed),
     /// `nats`, `rabbitmq`, `redis-stream` or `mqtt` (deliveries are
     /// published to that broker). See `config/destination.rs`.
-    #[serde(default)]
+    #[serde(default, rename = "kind")]
+    pub kind_setting: Option<String>,
+    /// The kind in force. Derived.
+    #[serde(skip)]
     pub kind: HandlerKind,
     /// Where deliveries go: an `http(s)://` URL; for a broker its
     /// `nats://`/`tls://`, `amqp(s)://`, `redis(s)://` or `mqtt(s)://`
@@ -166,7 +169,8 @@ impl Handler {
         } else if self.kind == HandlerKind::Nats && !url.username().is_empty() {
             let _ = url.set_username("[redacted]");
         }
-        url.to_string()
+        // The URL writer escapes the brackets of a password.
+        url.to_string().replace("%5Bredacted%5D", "[redacted]")
     }
 
     /// Whether the file sets the kind-specific key `name`.

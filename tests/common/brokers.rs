@@ -76,6 +76,11 @@ pub struct NatsStream {
 impl NatsStream {
     pub async fn create(url: &str, name: &str) -> NatsStream {
         let client = async_nats::connect(url).await.expect("NATS answers");
+        NatsStream::create_on(client, url, name).await
+    }
+
+    /// The same over a client of the caller's (TLS).
+    pub async fn create_on(client: async_nats::Client, url: &str, name: &str) -> NatsStream {
         let context = jetstream::new(client);
         context
             .create_stream(jetstream::stream::Config {

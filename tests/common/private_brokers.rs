@@ -25,14 +25,22 @@ async fn wait_until(what: &str, within: Duration, mut ok: impl FnMut() -> bool) 
 pub struct PrivateNats {
     pub port: u16,
     dir: tempfile::TempDir,
+    /// More arguments (TLS).
+    extra: Vec<String>,
     child: Option<Child>,
 }
 
 impl PrivateNats {
     pub async fn start() -> PrivateNats {
+        PrivateNats::start_with(Vec::new()).await
+    }
+
+    /// With more `nats-server` arguments.
+    pub async fn start_with(extra: Vec<String>) -> PrivateNats {
         let mut n = PrivateNats {
             port: free_port(),
             dir: tempfile::tempdir().unwrap(),
+            extra,
             child: None,
         };
         n.restart().await;
@@ -56,6 +64,7 @@ impl PrivateNats {
                 "-sd",
             ])
             .arg(self.dir.path())
+            .args(&self.extra)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -82,6 +91,54 @@ impl PrivateNats {
 impl Drop for PrivateNats {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// A private Mosquitto with the `mosquitto.conf` lines given (after its
+/// `listener`).
+pub struct PrivateMosquitto {
+    pub port: u16,
+    _dir: tempfile::TempDir,
+    child: Child,
+}
+
+impl PrivateMosquitto {
+    pub async fn start(conf: &str) -> PrivateMosquitto {
+        let port = free_port();
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("mosquitto.conf");
+        // As root it would switch to the mosquitto user, who cannot read
+        // the test's files.
+        std::fs::write(
+            &file,
+            format!("user root\nlistener {port} 127.0.0.1\nallow_anonymous true\n{conf}\n"),
+        )
+        .unwrap();
+        let child = Command::new("mosquitto")
+            .arg("-c")
+            .arg(&file)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("mosquitto (Debian package mosquitto)");
+        wait_until(
+            "the private mosquitto answers",
+            Duration::from_secs(30),
+            || answers(port),
+        )
+        .await;
+        PrivateMosquitto {
+            port,
+            _dir: dir,
+            child,
+        }
+    }
+}
+
+impl Drop for PrivateMosquitto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -136,6 +193,9 @@ impl PrivateRabbit {
             .env("RABBITMQ_CONFIG_FILE", d.join("rabbitmq"))
             .env("RABBITMQ_ENABLED_PLUGINS_FILE", d.join("enabled_plugins"))
             .env("RABBITMQ_PID_FILE", d.join("pid"))
+            // Exec the Erlang VM in place of the script (as under systemd),
+            // so the child is the node and SIGKILL reaches it.
+            .env("RUNNING_UNDER_SYSTEMD", "1")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -159,7 +219,11 @@ impl PrivateRabbit {
         }
         let port = self.port;
         let deadline = Instant::now() + Duration::from_secs(10);
-        while answers(port) && Instant::now() < deadline {
+        while answers(port) {
+            assert!(
+                Instant::now() < deadline,
+                "the private RabbitMQ node outlived SIGKILL"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }

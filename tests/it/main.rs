@@ -14,6 +14,7 @@ mod broker_config;
 mod broker_crash;
 mod broker_faults;
 mod broker_restart;
+mod broker_tls;
 mod brokers;
 mod capture;
 mod cert_url;

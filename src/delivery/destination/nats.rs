@@ -34,7 +34,7 @@ struct Options {
     server: url::Url,
     user: Option<(String, Option<String>)>,
     credentials: Option<String>,
-    tls: Option<rustls::ClientConfig>,
+    tls: rustls::ClientConfig,
     name: String,
 }
 
@@ -63,15 +63,14 @@ impl Nats {
             .as_ref()
             .map(|f| std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display())))
             .transpose()?;
-        // TLS only for tls:// or a client certificate (plain nats:// still
-        // upgrades when the server requires it, with the same settings).
+        // Used for tls://, and for nats:// when the server requires TLS.
         let tls = tls::client_config(handler, tls_settings)?;
         Ok(Nats {
             options: Options {
                 server,
                 user,
                 credentials,
-                tls: Some(tls),
+                tls,
                 name: format!("hookline {}", handler.name.as_str()),
             },
             subject: subject.clone(),
@@ -91,10 +90,8 @@ impl Nats {
                     // must not hold the attempt longer than its timeout.
                     .retry_on_initial_connect()
                     .connection_timeout(self.timeout)
-                    .max_reconnects(None);
-                if let Some(tls) = &o.tls {
-                    options = options.tls_client_config(tls.clone());
-                }
+                    .max_reconnects(None)
+                    .tls_client_config(o.tls.clone());
                 if o.server.scheme() == "tls" {
                     options = options.require_tls(true);
                 }

@@ -17,6 +17,7 @@ mod delivery;
 mod derived;
 mod describe;
 mod destination;
+mod event_shape;
 mod handlers;
 mod issues;
 mod load;

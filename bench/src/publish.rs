@@ -292,12 +292,7 @@ type Waiting = (
 struct Mqtt {
     client: rumqttc::v5::AsyncClient,
     order: tokio::sync::Mutex<()>,
-    waiting: Arc<
-        Mutex<(
-            VecDeque<tokio::sync::oneshot::Sender<()>>,
-            HashMap<u16, tokio::sync::oneshot::Sender<()>>,
-        )>,
-    >,
+    waiting: Arc<Mutex<Waiting>>,
     topic: String,
 }
 

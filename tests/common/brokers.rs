@@ -367,11 +367,14 @@ impl Drop for MqttSubscriber {
     }
 }
 
-/// The entries of a Redis Stream: (id, fields).
-pub fn stream_entries(stream: &str) -> Vec<(String, Vec<(String, Vec<u8>)>)> {
+/// One Redis Stream entry: its id and fields.
+pub type StreamEntry = (String, Vec<(String, Vec<u8>)>);
+
+/// The entries of a Redis Stream.
+pub fn stream_entries(stream: &str) -> Vec<StreamEntry> {
     let client = redis::Client::open(super::redis_url()).unwrap();
     let mut conn = client.get_connection().unwrap();
-    let reply: Vec<(String, Vec<(String, Vec<u8>)>)> = redis::cmd("XRANGE")
+    let reply: Vec<StreamEntry> = redis::cmd("XRANGE")
         .arg(stream)
         .arg("-")
         .arg("+")

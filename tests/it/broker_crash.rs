@@ -124,7 +124,7 @@ fn copies(
     nats: &[async_nats::jetstream::message::StreamMessage],
     rabbit: &[common::brokers::AmqpMessage],
     mqtt: &[common::brokers::MqttMessage],
-    redis: &[(String, Vec<(String, Vec<u8>)>)],
+    redis: &[common::brokers::StreamEntry],
 ) -> Copies {
     let mut seen = Copies::new();
     let mut add = |h: &'static str, event: Option<String>, id: Option<String>| {

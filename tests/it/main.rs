@@ -32,6 +32,7 @@ mod handshake_print;
 mod handshakes;
 mod hmac;
 mod isolation;
+mod log_output;
 mod migrations;
 mod oncall_metrics;
 mod operator_input;

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::config::Settings;
+use crate::config::{ListenAddr, Settings};
 use crate::delivery::worker::Workers;
 use crate::http::{AppState, Fetcher};
 use crate::metrics::Metrics;
@@ -45,23 +45,36 @@ pub struct Application {
     settings: Settings,
     store: Store,
     listener: Option<TcpListener>,
+    /// `server.ops_listen`'s listener: the operators' routes.
+    ops: Option<TcpListener>,
     role: Role,
 }
 
 impl Application {
     /// Connect the stores and bind `server.listen` (`127.0.0.1:0` picks a
-    /// port) unless the role runs no receiver.
+    /// port), and `server.ops_listen` if set, unless the role runs no
+    /// receiver.
     pub async fn build(settings: Settings, role: Role) -> anyhow::Result<Self> {
         let store = Store::connect(&settings.store).await?;
-        let listener = match role {
-            Role::Workers => None,
-            _ => Some(
-                TcpListener::bind(settings.server.listen.as_str()).map_err(|e| {
-                    anyhow::anyhow!("cannot listen on {}: {e}", settings.server.listen)
-                })?,
+        let bind = |addr: &ListenAddr, key: &str| {
+            TcpListener::bind(addr.as_str())
+                .map_err(|e| anyhow::anyhow!("cannot listen on {addr} (server.{key}): {e}"))
+        };
+        let (listener, ops) = match role {
+            Role::Workers => (None, None),
+            _ => (
+                Some(bind(&settings.server.listen, "listen")?),
+                settings
+                    .server
+                    .ops_listen
+                    .as_ref()
+                    .map(|addr| bind(addr, "ops_listen"))
+                    .transpose()?,
             ),
         };
-        Ok(Self::with_role(settings, store, listener, role))
+        let mut app = Self::with_role(settings, store, listener, role);
+        app.ops = ops;
+        Ok(app)
     }
 
     /// Receiver and workers on `listener` (tests).
@@ -81,13 +94,29 @@ impl Application {
             settings,
             store,
             listener,
+            ops: None,
             role,
         }
+    }
+
+    /// Serve the operators' routes on `ops` only (tests; `build` binds
+    /// `server.ops_listen`).
+    pub fn with_ops_listener(mut self, ops: TcpListener) -> Self {
+        self.ops = Some(ops).filter(|_| self.role != Role::Workers);
+        self
     }
 
     /// The receiver's port; `None` for a workers-only process.
     pub fn port(&self) -> Option<u16> {
         self.listener
+            .as_ref()
+            .and_then(|l| l.local_addr().ok())
+            .map(|a| a.port())
+    }
+
+    /// The operators' port (`server.ops_listen`), if there is one.
+    pub fn ops_port(&self) -> Option<u16> {
+        self.ops
             .as_ref()
             .and_then(|l| l.local_addr().ok())
             .map(|a| a.port())
@@ -103,6 +132,7 @@ impl Application {
             settings,
             store,
             listener,
+            ops,
             role,
         } = self;
         let metrics = Arc::new(Metrics::new());
@@ -141,7 +171,7 @@ impl Application {
                     state.verdicts = Some(log);
                     writer
                 });
-                let result = serve(state, listener, grace, &shutdown).await;
+                let result = serve(state, listener, ops, grace, &shutdown).await;
                 // The receiver's state is gone: the writer writes what is
                 // queued, then ends.
                 if let Some(writer) = writer {
@@ -169,10 +199,11 @@ impl Application {
 async fn serve(
     state: AppState,
     listener: TcpListener,
+    ops: Option<TcpListener>,
     grace: Duration,
     shutdown: &CancellationToken,
 ) -> std::io::Result<()> {
-    let (server, cert) = crate::http::serve(state, listener, grace)?;
+    let (server, cert) = crate::http::serve(state, listener, ops, grace)?;
     // `[server.tls]`: SIGHUP re-reads the certificate and key.
     let reload = match cert {
         Some(cert) => Some(cert.reload_on_sighup()?),

@@ -168,7 +168,15 @@ async fn run(command: Command) -> anyhow::Result<i32> {
             let settings = config.load()?;
             let app = Application::build(settings, role).await?;
             if let Some(port) = app.port() {
-                tracing::info!(port, ?role, "hookline is listening");
+                match app.ops_port() {
+                    Some(ops_port) => tracing::info!(
+                        port,
+                        ops_port,
+                        ?role,
+                        "hookline is listening (webhooks on port, /metrics, /admin and /console on ops_port)"
+                    ),
+                    None => tracing::info!(port, ?role, "hookline is listening"),
+                }
             }
             // SIGINT/SIGTERM: the receiver drains, then the workers stop.
             app.run(crate::app::shutdown_on_signals()).await?;

@@ -81,6 +81,14 @@ impl Settings {
             d(s.body_timeout),
             s.max_buffered_bytes
         );
+        match &s.ops_listen {
+            Some(ops) => {
+                let _ = writeln!(out, "  ops_listen {ops}: /metrics, /admin and /console there only");
+            }
+            None => {
+                let _ = writeln!(out, "  no ops_listen: /metrics, /admin and /console on listen");
+            }
+        }
         if let Some(url) = &s.public_url {
             let _ = writeln!(out, "  public_url {}", url.as_str());
         }

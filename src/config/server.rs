@@ -43,6 +43,12 @@ pub struct ServerSettings {
     pub max_buffered_bytes: usize,
     /// `[server.tls]`: serve HTTPS with this certificate and key.
     pub tls: Option<TlsFiles>,
+    /// A second address, `host:port`, for the operators' routes:
+    /// `/metrics`, `/admin` and `/console` are then served there only, and
+    /// `listen` serves the webhooks (and `/healthz`, `/readyz`, which both
+    /// answer). Keep it on a private interface. Default none: everything
+    /// on `listen`.
+    pub ops_listen: Option<ListenAddr>,
 }
 
 impl Default for ServerSettings {
@@ -56,6 +62,7 @@ impl Default for ServerSettings {
             body_timeout: Duration::from_secs(10),
             max_buffered_bytes: 256 * 1024 * 1024,
             tls: None,
+            ops_listen: None,
         }
     }
 }
@@ -76,6 +83,16 @@ impl ServerSettings {
         }
         if let Some(tls) = &self.tls {
             issues.extend(tls.check("server.tls.cert_file", "server.tls.key_file"));
+        }
+        if self
+            .ops_listen
+            .as_ref()
+            .is_some_and(|ops| *ops == self.listen && !ops.as_str().ends_with(":0"))
+        {
+            issues.push(ConfigIssue::new(
+                "server.ops_listen",
+                "must differ from server.listen: the operators' routes get a listener of their own",
+            ));
         }
         issues
     }

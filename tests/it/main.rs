@@ -36,6 +36,7 @@ mod log_output;
 mod migrations;
 mod oncall_metrics;
 mod operator_input;
+mod ops_listener;
 mod providers_doc;
 mod public_keys;
 mod rate_limits;

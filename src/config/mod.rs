@@ -23,6 +23,7 @@ mod names;
 mod parse;
 mod patterns;
 mod providers;
+mod published;
 mod rules;
 mod server;
 mod store;

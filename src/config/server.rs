@@ -106,6 +106,15 @@ impl ListenAddr {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// Whether only this machine can connect: a loopback address, or
+    /// `localhost`.
+    pub fn is_loopback(&self) -> bool {
+        let host = self.0.rsplit_once(':').map_or("", |(h, _)| h);
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        host.eq_ignore_ascii_case("localhost")
+            || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+    }
 }
 
 impl fmt::Display for ListenAddr {

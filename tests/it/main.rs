@@ -39,6 +39,7 @@ mod operator_input;
 mod ops_listener;
 mod providers_doc;
 mod public_keys;
+mod published_secrets;
 mod rate_limits;
 mod redis_store;
 mod replay_guard;

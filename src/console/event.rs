@@ -185,7 +185,7 @@ fn delivery(d: &DeliveryReport, href: &str, csrf: &str) -> Markup {
         section.delivery {
             h3 { (v.handler) " " (state_badge(v)) }
             p.muted {
-                (d.attempts.len()) " attempt(s) recorded, " (v.attempts) " since it was last queued"
+                (d.attempts.len()) " attempt(s) recorded, oldest first, " (v.attempts) " since it was last queued (the count starts again at 1 each time)"
                 @if let Some(next) = &v.next_attempt_at { "; next at " (next) }
             }
             form.inline method="post" action={ (href) "/redeliver" } {

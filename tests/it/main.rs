@@ -9,6 +9,7 @@ mod common;
 
 mod ack_conflict;
 mod answers;
+mod attempt_order;
 mod api;
 mod capture;
 mod cert_url;

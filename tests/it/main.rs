@@ -23,6 +23,7 @@ mod crash;
 mod dedup;
 mod definitions;
 mod delivery;
+mod docker_files;
 mod embedded_lane;
 mod event_report;
 mod external_url;

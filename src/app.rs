@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::config::{ListenAddr, Settings};
+use crate::config::{ListenAddr, Settings, StoreSettings};
 use crate::delivery::worker::Workers;
 use crate::http::{AppState, Fetcher};
 use crate::metrics::Metrics;
-use crate::store::{Store, VerdictLog};
+use crate::store::{own_embedded, EmbeddedOwner, Store, VerdictLog};
 
 /// How long a stopping receiver waits for the verdict log's last batch.
 const VERDICT_FLUSH: Duration = Duration::from_secs(5);
@@ -39,6 +39,17 @@ pub enum Role {
     Workers,
 }
 
+impl Role {
+    /// The parts of an embedded store's file this role owns.
+    fn parts(self) -> &'static [&'static str] {
+        match self {
+            Role::All => &["receiver", "workers"],
+            Role::Receiver => &["receiver"],
+            Role::Workers => &["workers"],
+        }
+    }
+}
+
 /// A bound, ready-to-run hookline process. Nothing runs until
 /// [`Application::run`].
 pub struct Application {
@@ -48,6 +59,9 @@ pub struct Application {
     /// `server.ops_listen`'s listener: the operators' routes.
     ops: Option<TcpListener>,
     role: Role,
+    /// The embedded store's file, owned by this process for the parts it
+    /// runs; released when the process ends.
+    _owner: Option<EmbeddedOwner>,
 }
 
 impl Application {
@@ -55,6 +69,11 @@ impl Application {
     /// port), and `server.ops_listen` if set, unless the role runs no
     /// receiver.
     pub async fn build(settings: Settings, role: Role) -> anyhow::Result<Self> {
+        // Before the file is opened: a second `serve` refuses here.
+        let owner = match &settings.store {
+            StoreSettings::Embedded(s) => Some(own_embedded(&s.path, role.parts())?),
+            StoreSettings::Redis(_) => None,
+        };
         let store = Store::connect(&settings.store).await?;
         let bind = |addr: &ListenAddr, key: &str| {
             TcpListener::bind(addr.as_str())
@@ -74,6 +93,7 @@ impl Application {
         };
         let mut app = Self::with_role(settings, store, listener, role);
         app.ops = ops;
+        app._owner = owner;
         Ok(app)
     }
 
@@ -96,6 +116,7 @@ impl Application {
             listener,
             ops: None,
             role,
+            _owner: None,
         }
     }
 
@@ -134,6 +155,7 @@ impl Application {
             listener,
             ops,
             role,
+            _owner,
         } = self;
         let metrics = Arc::new(Metrics::new());
         let fetcher = Fetcher::new(&settings.tls).map_err(std::io::Error::other)?;

@@ -67,14 +67,14 @@ pub(super) fn no_published_secret(s: &Settings, _: &Declared) -> Vec<ConfigIssue
         for (tname, t) in &p.tenants {
             let at = key(&key(&key("providers", pname), "tenants"), tname);
             for (i, secret) in t.secrets.iter().enumerate() {
-                check(format!("{}[{i}]", key(&at, "secrets")), secret.expose_secret());
+                check(
+                    format!("{}[{i}]", key(&at, "secrets")),
+                    secret.expose_secret(),
+                );
             }
             for var in &t.secrets_env {
                 if let Ok(secret) = std::env::var(var) {
-                    check(
-                        format!("{} (${var})", key(&at, "secrets_env")),
-                        &secret,
-                    );
+                    check(format!("{} (${var})", key(&at, "secrets_env")), &secret);
                 }
             }
             if let Some(token) = &t.verify_token {

@@ -101,7 +101,9 @@ fn time(field: &'static str, v: &str) -> Result<i64, InputError> {
     let utc = v.trim_end_matches(['Z', 'z']).replacen(' ', "T", 1);
     DateTime::parse_from_rfc3339(v)
         .map(|t| t.with_timezone(&Utc))
-        .or_else(|_| NaiveDateTime::parse_from_str(&utc, "%Y-%m-%dT%H:%M:%S%.f").map(|t| t.and_utc()))
+        .or_else(|_| {
+            NaiveDateTime::parse_from_str(&utc, "%Y-%m-%dT%H:%M:%S%.f").map(|t| t.and_utc())
+        })
         .or_else(|_| NaiveDateTime::parse_from_str(&utc, "%Y-%m-%dT%H:%M").map(|t| t.and_utc()))
         .or_else(|_| {
             chrono::NaiveDate::parse_from_str(&utc, "%Y-%m-%d")

@@ -79,12 +79,20 @@ mod tests {
         for (first, rest) in [("webhooks", true), ("healthz", false), ("readyz", false)] {
             assert!(on_webhook_listener(first, rest), "{first}");
         }
-        for (first, rest) in [("metrics", false), ("admin", true), ("console", false), ("console", true)] {
+        for (first, rest) in [
+            ("metrics", false),
+            ("admin", true),
+            ("console", false),
+            ("console", true),
+        ] {
             assert!(!on_webhook_listener(first, rest), "{first}");
             assert!(on_ops_listener(first, rest), "{first}");
         }
         assert!(!on_ops_listener("webhooks", true));
-        assert!(!on_webhook_listener("", false), "an unknown route is not served either");
+        assert!(
+            !on_webhook_listener("", false),
+            "an unknown route is not served either"
+        );
         assert!(!on_ops_listener("metrics", true));
     }
 }

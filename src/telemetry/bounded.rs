@@ -22,7 +22,8 @@ pub const MAX_VALUE_BYTES: usize = 1024;
 /// bidirectional overrides that make text read in another order than it is
 /// stored.
 fn unsafe_char(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    c.is_control()
+        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// A writer that escapes unsafe characters (`\n`, `\r`, `\t`, else

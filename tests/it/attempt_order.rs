@@ -35,7 +35,12 @@ fn attempts(report: &serde_json::Value) -> Vec<(u64, u64)> {
         .as_array()
         .expect("attempts")
         .iter()
-        .map(|a| (a["attempt"].as_u64().unwrap(), a["status"].as_u64().unwrap()))
+        .map(|a| {
+            (
+                a["attempt"].as_u64().unwrap(),
+                a["status"].as_u64().unwrap(),
+            )
+        })
         .collect()
 }
 
@@ -63,7 +68,10 @@ async fn a_replayed_dead_letter_lists_its_attempts_by_time(backend: Backend) {
     // The admin API.
     let report: serde_json::Value = app
         .client
-        .get(format!("{}/admin/events/stripe/acme/evt_order", app.address))
+        .get(format!(
+            "{}/admin/events/stripe/acme/evt_order",
+            app.address
+        ))
         .bearer_auth(TOKEN)
         .send()
         .await
@@ -82,7 +90,11 @@ async fn a_replayed_dead_letter_lists_its_attempts_by_time(backend: Backend) {
         .arg(&config)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let shown: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(attempts(&shown), by_time, "{shown:#}");
 

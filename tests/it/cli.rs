@@ -312,7 +312,10 @@ fn every_example_config_is_valid() {
             .env("STRIPE_WEBHOOK_SECRET", "whsec_example");
         if path.ends_with("compose.toml") {
             cmd.env("HOOKLINE__ADMIN__TOKEN", "an-admin-token-of-my-own")
-                .env("HOOKLINE__HANDLERS__BILLING__SIGNING_SECRET", "whsec_b3duLXNpZ25pbmcta2V5");
+                .env(
+                    "HOOKLINE__HANDLERS__BILLING__SIGNING_SECRET",
+                    "whsec_b3duLXNpZ25pbmcta2V5",
+                );
         }
         let out = cmd.output().unwrap();
         assert_eq!(
@@ -332,7 +335,7 @@ fn check_config_describes_a_valid_config_without_secrets() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let s = text(&out.stdout);
     assert!(
-        s.contains("stripe (kind stripe") && s.contains("tenant default: 1 secret(s) [redacted]"),
+        s.contains("stripe (kind stripe") && s.contains("tenant default: 1 secret [redacted]"),
         "{s}"
     );
     assert!(

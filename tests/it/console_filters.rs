@@ -20,9 +20,7 @@ const LISTS: &[(&str, bool)] = &[
 
 /// The filter form of a page.
 fn filter_form(page: &str) -> &str {
-    let start = page
-        .find("aria-label=\"Filters\"")
-        .expect("a filter form");
+    let start = page.find("aria-label=\"Filters\"").expect("a filter form");
     let end = page[start..].find("</form>").expect("its end") + start;
     &page[start..end]
 }
@@ -72,7 +70,10 @@ async fn every_filter_the_console_offers_answers_on_its_list(backend: Backend) {
         let (status, page) = op.get(list).await;
         assert_eq!(status, 200, "{list}: {page}");
         let form = filter_form(&page);
-        assert!(!form.contains("datetime-local"), "{list}: a local-time picker");
+        assert!(
+            !form.contains("datetime-local"),
+            "{list}: a local-time picker"
+        );
         let names = fields(form);
         assert!(names.contains(&"provider".to_owned()), "{list}: {names:?}");
         for name in &names {
@@ -96,7 +97,10 @@ async fn every_filter_the_console_offers_answers_on_its_list(backend: Backend) {
         .get("/console/events?list=requests&handler=billing")
         .await;
     assert_eq!(status, 400);
-    assert!(page.contains("handler: is not a filter of this list"), "{page}");
+    assert!(
+        page.contains("handler: is not a filter of this list"),
+        "{page}"
+    );
 
     // A time copied from a page, as the console shows it (UTC), filters.
     let (_, deliveries) = op.get("/console/events?list=deliveries").await;

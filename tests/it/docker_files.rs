@@ -131,7 +131,11 @@ fn the_build_context_is_what_the_dockerfile_copies() {
     let bytes: u64 = all
         .iter()
         .filter(|f| ignore.sends(&f.to_string_lossy()))
-        .map(|f| std::fs::metadata(root().join(f)).map(|m| m.len()).unwrap_or(0))
+        .map(|f| {
+            std::fs::metadata(root().join(f))
+                .map(|m| m.len())
+                .unwrap_or(0)
+        })
         .sum();
     assert!(bytes < 4 * 1024 * 1024, "a build context of {bytes} bytes");
 }
@@ -176,7 +180,11 @@ fn services(compose: &str) -> Vec<String> {
 fn the_compose_stack_requires_its_secrets_and_reaches_its_handler() {
     let compose = read("docker-compose.yml");
     // No secret falls back to a default: `${VAR:?reason}` refuses to start.
-    for var in ["STRIPE_WEBHOOK_SECRET", "HOOKLINE_ADMIN_TOKEN", "BILLING_SIGNING_SECRET"] {
+    for var in [
+        "STRIPE_WEBHOOK_SECRET",
+        "HOOKLINE_ADMIN_TOKEN",
+        "BILLING_SIGNING_SECRET",
+    ] {
         assert!(
             compose.contains(&format!("${{{var}:?")),
             "{var} is not required"
@@ -224,5 +232,9 @@ fn the_docker_check_script_parses() {
         .current_dir(root())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -80,17 +80,16 @@ async fn a_request_cannot_forge_escape_or_stretch_a_text_log_line(backend: Backe
     let log = logged(backend, "text").await;
     let text = String::from_utf8_lossy(&log);
     assert_eq!(text.matches("answered").count(), 3, "{text}");
-    assert!(!log.contains(&0x1b), "a raw escape reached the log:\n{text}");
+    assert!(
+        !log.contains(&0x1b),
+        "a raw escape reached the log:\n{text}"
+    );
     for line in text.lines() {
         assert!(
             !line.starts_with("2026-11-25T00:00:00Z"),
             "a forged line:\n{text}"
         );
-        assert!(
-            line.len() <= LONGEST_LINE,
-            "a line of {} bytes",
-            line.len()
-        );
+        assert!(line.len() <= LONGEST_LINE, "a line of {} bytes", line.len());
     }
     // Each value is still there, escaped or cut, on its request's line.
     assert!(
@@ -104,7 +103,10 @@ async fn a_request_cannot_forge_escape_or_stretch_a_text_log_line(backend: Backe
 async fn a_request_cannot_stretch_a_json_log_line(backend: Backend) {
     let log = logged(backend, "json").await;
     let text = String::from_utf8_lossy(&log);
-    assert!(!log.contains(&0x1b), "a raw escape reached the log:\n{text}");
+    assert!(
+        !log.contains(&0x1b),
+        "a raw escape reached the log:\n{text}"
+    );
     let mut tenants = Vec::new();
     for line in text.lines() {
         assert!(line.len() <= LONGEST_LINE, "a line of {} bytes", line.len());

@@ -9,8 +9,8 @@ mod common;
 
 mod ack_conflict;
 mod answers;
-mod attempt_order;
 mod api;
+mod attempt_order;
 mod capture;
 mod cert_url;
 mod check_config;
@@ -38,6 +38,7 @@ mod isolation;
 mod log_output;
 mod migrations;
 mod oncall_metrics;
+mod operator_cli;
 mod operator_input;
 mod ops_listener;
 mod providers_doc;

@@ -31,10 +31,7 @@ fn printed_secrets() -> Vec<Printed> {
     for dir in ["docs", "examples"] {
         for entry in std::fs::read_dir(root.join(dir)).unwrap() {
             let path = entry.unwrap().path();
-            if path
-                .extension()
-                .is_some_and(|x| x == "md" || x == "toml")
-            {
+            if path.extension().is_some_and(|x| x == "md" || x == "toml") {
                 files.push(path);
             }
         }
@@ -135,7 +132,12 @@ fn every_secret_the_docs_print_is_refused_on_a_public_address() {
         // The config is otherwise valid there.
         let own = config_with(dir.path(), "0.0.0.0:8080", key, "a-value-of-my-own-0123");
         let own = match key {
-            "signing_secret" => config_with(dir.path(), "0.0.0.0:8080", key, "whsec_b3duLXNpZ25pbmcta2V5"),
+            "signing_secret" => config_with(
+                dir.path(),
+                "0.0.0.0:8080",
+                key,
+                "whsec_b3duLXNpZ25pbmcta2V5",
+            ),
             _ => own,
         };
         let (code, err) = check(&own);
@@ -144,16 +146,29 @@ fn every_secret_the_docs_print_is_refused_on_a_public_address() {
     for p in &printed {
         let path = config_with(dir.path(), "0.0.0.0:8080", p.key, &p.value);
         let (code, err) = check(&path);
-        assert_eq!(code, Some(1), "{p:?} accepted on 0.0.0.0");
+        assert_eq!(
+            code,
+            Some(1),
+            "{} prints {p:?}, accepted on 0.0.0.0",
+            p.file.display()
+        );
         assert!(err.contains(config_key(p.key)), "{p:?}:\n{err}");
-        assert!(!err.contains(&p.value) || p.value.len() < 4, "the secret is echoed: {err}");
+        assert!(
+            !err.contains(&p.value) || p.value.len() < 4,
+            "the secret is echoed: {err}"
+        );
     }
 }
 
 #[test]
 fn a_placeholder_is_refused_even_on_loopback_and_an_example_secret_only_off_it() {
     let dir = tempfile::tempdir().unwrap();
-    let placeholder = config_with(dir.path(), "127.0.0.1:8080", "token", "change-me-to-a-long-random-token");
+    let placeholder = config_with(
+        dir.path(),
+        "127.0.0.1:8080",
+        "token",
+        "change-me-to-a-long-random-token",
+    );
     let (code, err) = check(&placeholder);
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("admin.token: is a placeholder"), "{err}");
@@ -168,11 +183,30 @@ fn a_placeholder_is_refused_even_on_loopback_and_an_example_secret_only_off_it()
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let example = config_with(dir.path(), "127.0.0.1:8080", "secrets", "whsec_quickstart_test_secret");
-    assert_eq!(check(&example).0, Some(0), "trying the quickstart out on loopback");
-    let example = config_with(dir.path(), "[::1]:8080", "secrets", "whsec_quickstart_test_secret");
+    let example = config_with(
+        dir.path(),
+        "127.0.0.1:8080",
+        "secrets",
+        "whsec_quickstart_test_secret",
+    );
+    assert_eq!(
+        check(&example).0,
+        Some(0),
+        "trying the quickstart out on loopback"
+    );
+    let example = config_with(
+        dir.path(),
+        "[::1]:8080",
+        "secrets",
+        "whsec_quickstart_test_secret",
+    );
     assert_eq!(check(&example).0, Some(0), "IPv6 loopback");
-    let example = config_with(dir.path(), "10.0.0.5:8080", "secrets", "whsec_quickstart_test_secret");
+    let example = config_with(
+        dir.path(),
+        "10.0.0.5:8080",
+        "secrets",
+        "whsec_quickstart_test_secret",
+    );
     let (code, err) = check(&example);
     assert_eq!(code, Some(1));
     assert!(err.contains("providers.stripe.tenants.acme.secrets[0]: is a test secret printed in hookline's examples"), "{err}");

@@ -17,6 +17,7 @@ mod check_config;
 mod cli;
 mod console;
 mod console_browser;
+mod console_csrf;
 mod console_filters;
 mod console_sessions;
 mod crash;

@@ -311,7 +311,7 @@ async fn a_slack_slash_command_is_refused_as_the_docs_say(backend: Backend) {
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/providers.md"))
             .unwrap();
     assert!(
-        docs.contains(&format!("Slack's slash commands and interactivity"))
+        docs.contains("Slack's slash commands and interactivity")
             && docs.contains(&format!("`400 {code}`")),
         "docs/providers.md says what they get ({code})"
     );

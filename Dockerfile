@@ -3,6 +3,11 @@
 # builds it (BuildKit, the legacy builder, buildah): no cache mounts.
 FROM rust:1-bookworm AS build
 WORKDIR /src
+# A stripped binary, without the line tables the release profile keeps for
+# backtraces: about 21 MB instead of 135 MB. Set before the first build, so
+# the dependency layer is built (and cached) with the same profile.
+ENV CARGO_PROFILE_RELEASE_DEBUG=false \
+    CARGO_PROFILE_RELEASE_STRIP=symbols
 # The dependencies in a layer of their own: the manifests and the lock,
 # with empty stand-ins for the workspace's sources, built. Until
 # Cargo.toml, bench/Cargo.toml or Cargo.lock change, this layer is reused,

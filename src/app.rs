@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::config::Settings;
+use crate::config::{ListenAddr, Settings, StoreSettings};
 use crate::delivery::worker::Workers;
 use crate::http::{AppState, Fetcher};
 use crate::metrics::Metrics;
-use crate::store::{Store, VerdictLog};
+use crate::store::{own_embedded, EmbeddedOwner, Store, VerdictLog};
 
 /// How long a stopping receiver waits for the verdict log's last batch.
 const VERDICT_FLUSH: Duration = Duration::from_secs(5);
@@ -39,29 +39,62 @@ pub enum Role {
     Workers,
 }
 
+impl Role {
+    /// The parts of an embedded store's file this role owns.
+    fn parts(self) -> &'static [&'static str] {
+        match self {
+            Role::All => &["receiver", "workers"],
+            Role::Receiver => &["receiver"],
+            Role::Workers => &["workers"],
+        }
+    }
+}
+
 /// A bound, ready-to-run hookline process. Nothing runs until
 /// [`Application::run`].
 pub struct Application {
     settings: Settings,
     store: Store,
     listener: Option<TcpListener>,
+    /// `server.ops_listen`'s listener: the operators' routes.
+    ops: Option<TcpListener>,
     role: Role,
+    /// The embedded store's file, owned by this process for the parts it
+    /// runs; released when the process ends.
+    _owner: Option<EmbeddedOwner>,
 }
 
 impl Application {
     /// Connect the stores and bind `server.listen` (`127.0.0.1:0` picks a
-    /// port) unless the role runs no receiver.
+    /// port), and `server.ops_listen` if set, unless the role runs no
+    /// receiver.
     pub async fn build(settings: Settings, role: Role) -> anyhow::Result<Self> {
+        // Before the file is opened: a second `serve` refuses here.
+        let owner = match &settings.store {
+            StoreSettings::Embedded(s) => Some(own_embedded(&s.path, role.parts())?),
+            StoreSettings::Redis(_) => None,
+        };
         let store = Store::connect(&settings.store).await?;
-        let listener = match role {
-            Role::Workers => None,
-            _ => Some(
-                TcpListener::bind(settings.server.listen.as_str()).map_err(|e| {
-                    anyhow::anyhow!("cannot listen on {}: {e}", settings.server.listen)
-                })?,
+        let bind = |addr: &ListenAddr, key: &str| {
+            TcpListener::bind(addr.as_str())
+                .map_err(|e| anyhow::anyhow!("cannot listen on {addr} (server.{key}): {e}"))
+        };
+        let (listener, ops) = match role {
+            Role::Workers => (None, None),
+            _ => (
+                Some(bind(&settings.server.listen, "listen")?),
+                settings
+                    .server
+                    .ops_listen
+                    .as_ref()
+                    .map(|addr| bind(addr, "ops_listen"))
+                    .transpose()?,
             ),
         };
-        Ok(Self::with_role(settings, store, listener, role))
+        let mut app = Self::with_role(settings, store, listener, role);
+        app.ops = ops;
+        app._owner = owner;
+        Ok(app)
     }
 
     /// Receiver and workers on `listener` (tests).
@@ -81,13 +114,30 @@ impl Application {
             settings,
             store,
             listener,
+            ops: None,
             role,
+            _owner: None,
         }
+    }
+
+    /// Serve the operators' routes on `ops` only (tests; `build` binds
+    /// `server.ops_listen`).
+    pub fn with_ops_listener(mut self, ops: TcpListener) -> Self {
+        self.ops = Some(ops).filter(|_| self.role != Role::Workers);
+        self
     }
 
     /// The receiver's port; `None` for a workers-only process.
     pub fn port(&self) -> Option<u16> {
         self.listener
+            .as_ref()
+            .and_then(|l| l.local_addr().ok())
+            .map(|a| a.port())
+    }
+
+    /// The operators' port (`server.ops_listen`), if there is one.
+    pub fn ops_port(&self) -> Option<u16> {
+        self.ops
             .as_ref()
             .and_then(|l| l.local_addr().ok())
             .map(|a| a.port())
@@ -103,7 +153,9 @@ impl Application {
             settings,
             store,
             listener,
+            ops,
             role,
+            _owner,
         } = self;
         let metrics = Arc::new(Metrics::new());
         let fetcher = Fetcher::new(&settings.tls).map_err(std::io::Error::other)?;
@@ -141,7 +193,7 @@ impl Application {
                     state.ingest = state.ingest.clone().with_verdict_log(log);
                     writer
                 });
-                let result = serve(state, listener, grace, &shutdown).await;
+                let result = serve(state, listener, ops, grace, &shutdown).await;
                 // The receiver's state is gone: the writer writes what is
                 // queued, then ends.
                 if let Some(writer) = writer {
@@ -169,10 +221,11 @@ impl Application {
 async fn serve(
     state: AppState,
     listener: TcpListener,
+    ops: Option<TcpListener>,
     grace: Duration,
     shutdown: &CancellationToken,
 ) -> std::io::Result<()> {
-    let (server, cert) = crate::http::serve(state, listener, grace)?;
+    let (server, cert) = crate::http::serve(state, listener, ops, grace)?;
     // `[server.tls]`: SIGHUP re-reads the certificate and key.
     let reload = match cert {
         Some(cert) => Some(cert.reload_on_sighup()?),

@@ -60,7 +60,8 @@ enum Command {
     Migrate(ConfigArg),
     /// Print the headers a provider would send for the body on standard input.
     Sign {
-        /// Provider kind (`hookline sign --provider x` lists them).
+        /// Provider kind, e.g. stripe (`hookline providers list` names
+        /// them all).
         #[arg(long)]
         provider: String,
         /// The signing secret (shared-secret schemes).
@@ -168,7 +169,15 @@ async fn run(command: Command) -> anyhow::Result<i32> {
             let settings = config.load()?;
             let app = Application::build(settings, role).await?;
             if let Some(port) = app.port() {
-                tracing::info!(port, ?role, "hookline is listening");
+                match app.ops_port() {
+                    Some(ops_port) => tracing::info!(
+                        port,
+                        ops_port,
+                        ?role,
+                        "hookline is listening (webhooks on port, /metrics, /admin and /console on ops_port)"
+                    ),
+                    None => tracing::info!(port, ?role, "hookline is listening"),
+                }
             }
             // SIGINT/SIGTERM: the receiver drains, then the workers stop.
             app.run(crate::app::shutdown_on_signals()).await?;
@@ -207,10 +216,7 @@ async fn run(command: Command) -> anyhow::Result<i32> {
         } => {
             let defs = definitions(providers_dir)?;
             let def = defs.get(&provider).ok_or_else(|| {
-                anyhow::anyhow!(
-                    "unknown provider kind {provider:?} (known: {})",
-                    defs.kinds().collect::<Vec<_>>().join(", ")
-                )
+                anyhow::anyhow!(crate::text::unknown_kind(&provider, defs.kinds()))
             })?;
             let key = match (secret, private_key) {
                 (Some(secret), _) => def
@@ -270,9 +276,7 @@ async fn run(command: Command) -> anyhow::Result<i32> {
                 }
                 Some(kind) => {
                     let def = defs.get(&kind).ok_or_else(|| {
-                        anyhow::anyhow!(
-                            "unknown provider kind {kind:?} (`hookline providers list` names them)"
-                        )
+                        anyhow::anyhow!(crate::text::unknown_kind(&kind, defs.kinds()))
                     })?;
                     print!("{}", def.details());
                 }
@@ -295,7 +299,10 @@ async fn run(command: Command) -> anyhow::Result<i32> {
             if files.is_empty() {
                 anyhow::bail!("no capture files found");
             }
-            eprintln!("replaying {} capture(s) to {target}", files.len());
+            eprintln!(
+                "replaying {} to {target}",
+                crate::text::plural(files.len() as u64, "capture", "captures")
+            );
             let summary = crate::replay::replay(
                 files,
                 crate::replay::ReplayOptions {

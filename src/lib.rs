@@ -24,6 +24,7 @@ pub mod provider;
 pub mod replay;
 pub mod store;
 pub mod telemetry;
+pub mod text;
 
 /// Arm the crash points named in `FAILPOINTS` (only with the `failpoints`
 /// feature; see `docs/crash-matrix.md`). Keep the guard while running.

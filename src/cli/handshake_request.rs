@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use secrecy::{ExposeSecret, SecretString};
 
+use crate::config::Settings;
 use crate::provider::{Definitions, Key, ProviderDef, SignError, SignInput};
 
 /// What `hookline handshake KIND` takes.
@@ -34,8 +35,9 @@ pub(super) struct RequestArgs {
     /// The challenge to send (default: a new UUID).
     #[arg(long)]
     pub challenge: Option<String>,
-    /// The receiver's URL for this provider and tenant (default:
-    /// http://127.0.0.1:8080/webhooks/KIND/TENANT).
+    /// The receiver's URL for this provider and tenant (default: with
+    /// --config, its server.public_url, else its server.listen; without,
+    /// http://127.0.0.1:8080; then /webhooks/KIND/TENANT).
     #[arg(long)]
     pub url: Option<url::Url>,
     /// Directory of extra provider definitions.
@@ -50,20 +52,18 @@ pub(super) fn print(args: RequestArgs, defs: &Definitions) -> anyhow::Result<i32
         .clone()
         .ok_or_else(|| anyhow::anyhow!("name a provider kind: hookline handshake KIND"))?;
     let tenant = args.tenant.clone().unwrap_or_else(|| "default".into());
-    let (def, key, verify_token) = match &args.config {
+    let (def, key, verify_token, base) = match &args.config {
         Some(path) => from_config(path, &name, &tenant)?,
         None => {
-            let def = defs.get(&name).ok_or_else(|| {
-                anyhow::anyhow!(
-                    "unknown provider kind {name:?} (`hookline providers list` names them)"
-                )
-            })?;
+            let def = defs
+                .get(&name)
+                .ok_or_else(|| anyhow::anyhow!(crate::text::unknown_kind(&name, defs.kinds())))?;
             let key = own_key(def, &args)?;
             let token = args
                 .verify_token
                 .as_ref()
                 .map(|t| t.expose_secret().to_owned());
-            (ProviderDef::clone(def), key, token)
+            (ProviderDef::clone(def), key, token, DEFAULT_BASE.to_owned())
         }
     };
     let handshake = def
@@ -83,7 +83,7 @@ pub(super) fn print(args: RequestArgs, defs: &Definitions) -> anyhow::Result<i32
         })?;
     let mut url = match args.url {
         Some(url) => url,
-        None => url::Url::parse(&format!("http://127.0.0.1:8080/webhooks/{name}/{tenant}"))?,
+        None => url::Url::parse(&format!("{base}/webhooks/{name}/{tenant}"))?,
     };
     if !req.query.is_empty() {
         url.query_pairs_mut().extend_pairs(&req.query);
@@ -120,13 +120,38 @@ pub(super) fn print(args: RequestArgs, defs: &Definitions) -> anyhow::Result<i32
     Ok(0)
 }
 
+/// Where a receiver listens when nothing says otherwise.
+const DEFAULT_BASE: &str = "http://127.0.0.1:8080";
+
+/// Where the configured receiver is reached: `server.public_url`, else its
+/// listener (an any-address one, `0.0.0.0`, reached on loopback), over
+/// HTTPS with `[server.tls]`.
+fn configured_base(settings: &Settings) -> String {
+    if let Some(public) = &settings.server.public_url {
+        return public.as_str().to_owned();
+    }
+    let scheme = if settings.server.tls.is_some() {
+        "https"
+    } else {
+        "http"
+    };
+    let listen = settings.server.listen.as_str();
+    let (host, port) = listen.rsplit_once(':').unwrap_or((listen, "8080"));
+    let host = match host {
+        "0.0.0.0" => "127.0.0.1",
+        "[::]" => "[::1]",
+        other => other,
+    };
+    format!("{scheme}://{host}:{port}")
+}
+
 /// The provider named `name` in the configuration at `path`, its tenant's
-/// first key and its verify_token.
+/// first key, its verify_token, and where the receiver is reached.
 fn from_config(
     path: &std::path::Path,
     name: &str,
     tenant: &str,
-) -> anyhow::Result<(ProviderDef, Option<Key>, Option<String>)> {
+) -> anyhow::Result<(ProviderDef, Option<Key>, Option<String>, String)> {
     let settings = crate::config::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
     let provider = settings
         .providers
@@ -152,7 +177,7 @@ fn from_config(
         .map(|s| def.decode_secret(&s))
         .transpose()
         .map_err(|e| anyhow::anyhow!("tenant {tenant:?}: {e}"))?;
-    Ok((def, key, token))
+    Ok((def, key, token, configured_base(&settings)))
 }
 
 /// The key --secret or --private-key gives, if any.

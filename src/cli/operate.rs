@@ -12,6 +12,7 @@ use super::args::ConfigArg;
 use crate::config::{HandlerName, ProviderName, TenantName};
 use crate::ids::EventId;
 use crate::lookup::{self, DeadLetterFilters, EventRef};
+use crate::text::plural;
 
 #[derive(clap::Args)]
 pub(super) struct Filters {
@@ -177,7 +178,10 @@ pub(super) async fn dead_letters(cmd: DeadLetters) -> anyhow::Result<i32> {
             for r in &rows {
                 println!("{}", serde_json::to_string(r)?);
             }
-            eprintln!("{} dead letter(s)", rows.len());
+            eprintln!(
+                "{}",
+                plural(rows.len() as u64, "dead letter", "dead letters")
+            );
             Ok(0)
         }
         DeadLetters::Replay {
@@ -196,10 +200,66 @@ pub(super) async fn dead_letters(cmd: DeadLetters) -> anyhow::Result<i32> {
                 None => filters.to_filter(None),
             };
             let n = config.store().await?.requeue(&filter).await?;
-            println!("requeued {n} dead letter(s)");
+            println!("requeued {}", plural(n, "dead letter", "dead letters"));
             Ok(if n == 0 && id.is_some() { 1 } else { 0 })
         }
     }
+}
+
+/// `events redeliver`: requeue, and when nothing was, say why (no such
+/// handler, no record of the event, no delivery of it to that handler, or
+/// its deliveries already queued).
+async fn redeliver(
+    config: &ConfigArg,
+    event: EventRef,
+    handler: Option<HandlerName>,
+) -> anyhow::Result<i32> {
+    let settings = config.load()?;
+    if let Some(h) = &handler {
+        if !settings.handlers.contains_key(h.as_str()) {
+            let known: Vec<&str> = settings.handlers.keys().map(|k| k.as_str()).collect();
+            eprintln!(
+                "error: no handler named {h} in {} (handlers: {})",
+                config.config.display(),
+                if known.is_empty() {
+                    "none".to_owned()
+                } else {
+                    known.join(", ")
+                }
+            );
+            return Ok(1);
+        }
+    }
+    let store = crate::store::Store::connect(&settings.store).await?;
+    let filter = event.deliveries(handler.as_ref());
+    let n = store.requeue(&filter).await?;
+    if n > 0 {
+        println!("requeued {}", plural(n, "delivery", "deliveries"));
+        return Ok(0);
+    }
+    let deliveries = store.list_deliveries(&filter).await?;
+    if !deliveries.is_empty() {
+        println!(
+            "requeued 0 deliveries: {event} has {}{} queued already or being attempted; they go out as they are",
+            plural(deliveries.len() as u64, "delivery", "deliveries"),
+            handler.as_ref().map(|h| format!(" to {h}")).unwrap_or_default(),
+        );
+        return Ok(0);
+    }
+    let recorded = store
+        .event_report(&event.provider, &event.tenant, &event.event_id)
+        .await?
+        .is_some();
+    match (recorded, &handler) {
+        (false, _) => eprintln!("error: no record of {event}: nothing to redeliver"),
+        (true, Some(h)) => eprintln!(
+            "error: {event} has no delivery to {h}: the handler's events or tenants did not match it when it was accepted"
+        ),
+        (true, None) => eprintln!(
+            "error: {event} has no delivery: no handler's events and tenants matched it when it was accepted"
+        ),
+    }
+    Ok(1)
 }
 
 pub(super) async fn events(cmd: Events) -> anyhow::Result<i32> {
@@ -226,12 +286,7 @@ pub(super) async fn events(cmd: Events) -> anyhow::Result<i32> {
             config,
             event,
             handler,
-        } => {
-            let filter = EventRef::from(event).deliveries(handler.as_ref());
-            let n = config.store().await?.requeue(&filter).await?;
-            println!("requeued {n} deliver(y/ies)");
-            Ok(if n == 0 { 1 } else { 0 })
-        }
+        } => redeliver(&config, EventRef::from(event), handler).await,
         Events::Release { config, event } => {
             let settings = std::sync::Arc::new(config.load()?);
             let store = crate::store::Store::connect(&settings.store).await?;

@@ -10,7 +10,7 @@ use secrecy::ExposeSecret;
 use super::{Settings, StoreSettings};
 
 fn d(d: Duration) -> String {
-    humantime::format_duration(d).to_string()
+    crate::text::duration(d)
 }
 
 /// A URL with any password replaced, for printing.
@@ -104,6 +104,20 @@ impl Settings {
             d(s.body_timeout),
             s.max_buffered_bytes
         );
+        match &s.ops_listen {
+            Some(ops) => {
+                let _ = writeln!(
+                    out,
+                    "  ops_listen {ops}: /metrics, /admin and /console there only"
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "  no ops_listen: /metrics, /admin and /console on listen"
+                );
+            }
+        }
         if let Some(url) = &s.public_url {
             let _ = writeln!(out, "  public_url {}", url.as_str());
         }
@@ -168,8 +182,8 @@ impl Settings {
                 };
                 let _ = writeln!(
                     out,
-                    "    tenant {tname}: {} secret(s) [redacted]{verify}",
-                    t.keys.len()
+                    "    tenant {tname}: {} [redacted]{verify}",
+                    crate::text::plural(t.keys.len() as u64, "secret", "secrets")
                 );
             }
         }

@@ -33,9 +33,13 @@ impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{}: {} configuration error(s)",
+            "{}: {}",
             self.file,
-            self.issues.len()
+            crate::text::plural(
+                self.issues.len() as u64,
+                "configuration error",
+                "configuration errors"
+            )
         )?;
         for i in &self.issues {
             writeln!(f, "  {}: {}: {}", self.file, i.key, i.reason)?;

@@ -26,6 +26,7 @@ mod parse;
 mod patterns;
 mod placeholders;
 mod providers;
+mod published;
 mod rules;
 mod server;
 mod store;

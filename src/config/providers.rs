@@ -290,11 +290,7 @@ pub(super) fn resolve(
             }
             None => issues.push(ConfigIssue::new(
                 key(&at, "kind"),
-                format!(
-                    "unknown provider kind {:?} (known: {})",
-                    p.kind,
-                    definitions.kinds().collect::<Vec<_>>().join(", ")
-                ),
+                crate::text::unknown_kind(&p.kind, definitions.kinds()),
             )),
         }
         if !declared.filled(&key(&at, "tenants")) {

@@ -23,6 +23,7 @@ const RULES: &[Rule] = &[
     client_cert_and_key_together,
     forward_headers_carry_no_shared_token,
     backoff_max_at_least_backoff_base,
+    super::published::no_published_secret,
 ];
 
 pub(super) fn check(s: &Settings, declared: &Declared) -> Vec<ConfigIssue> {

@@ -43,6 +43,12 @@ pub struct ServerSettings {
     pub max_buffered_bytes: usize,
     /// `[server.tls]`: serve HTTPS with this certificate and key.
     pub tls: Option<TlsFiles>,
+    /// A second address, `host:port`, for the operators' routes:
+    /// `/metrics`, `/admin` and `/console` are then served there only, and
+    /// `listen` serves the webhooks (and `/healthz`, `/readyz`, which both
+    /// answer). Keep it on a private interface. Default none: everything
+    /// on `listen`.
+    pub ops_listen: Option<ListenAddr>,
 }
 
 impl Default for ServerSettings {
@@ -56,6 +62,7 @@ impl Default for ServerSettings {
             body_timeout: Duration::from_secs(10),
             max_buffered_bytes: 256 * 1024 * 1024,
             tls: None,
+            ops_listen: None,
         }
     }
 }
@@ -77,6 +84,16 @@ impl ServerSettings {
         if let Some(tls) = &self.tls {
             issues.extend(tls.check("server.tls.cert_file", "server.tls.key_file"));
         }
+        if self
+            .ops_listen
+            .as_ref()
+            .is_some_and(|ops| *ops == self.listen && !ops.as_str().ends_with(":0"))
+        {
+            issues.push(ConfigIssue::new(
+                "server.ops_listen",
+                "must differ from server.listen: the operators' routes get a listener of their own",
+            ));
+        }
         issues
     }
 }
@@ -88,6 +105,15 @@ pub struct ListenAddr(String);
 impl ListenAddr {
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// Whether only this machine can connect: a loopback address, or
+    /// `localhost`.
+    pub fn is_loopback(&self) -> bool {
+        let host = self.0.rsplit_once(':').map_or("", |(h, _)| h);
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        host.eq_ignore_ascii_case("localhost")
+            || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
     }
 }
 

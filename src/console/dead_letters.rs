@@ -8,7 +8,7 @@ use maud::html;
 use serde::Deserialize;
 
 use super::events::{pager, table};
-use super::filters::Filters;
+use super::filters::{Filters, DELIVERY_FIELDS};
 use super::page::{frame, respond, see_other, Failure};
 use super::session::{checked_form, field, Authed};
 use crate::http::{ApiError, AppState};
@@ -49,7 +49,7 @@ pub async fn list(
         @if let Some(n) = done.replayed {
             p.notice role="status" { (n) " dead letters replayed." }
         }
-        (filters.form(BASE, None))
+        (filters.form(BASE, DELIVERY_FIELDS, None))
         form method="post" action={ (BASE) "/replay" } {
             input type="hidden" name="csrf" value=(csrf);
             (table(&rows, true))

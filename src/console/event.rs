@@ -14,6 +14,7 @@ use crate::http::{ApiError, AppState};
 use crate::lookup::{self, EventRef};
 use crate::store::delivery::Leased;
 use crate::store::{DedupRecord, DeliveryReport, EventReport};
+use crate::text::plural;
 
 /// Body bytes shown on the page; the rest is behind the download link.
 const BODY_SHOWN: usize = 16 * 1024;
@@ -146,7 +147,7 @@ fn verdict(report: &EventReport) -> Markup {
             dt { "Arrived" } dd { (arrived.as_deref().unwrap_or("not recorded (only its dedup key is kept)")) }
             dt { "Verdict" } dd {
                 "accepted"
-                @if conflicts > 0 { ", then " (conflicts) " conflicting request(s) refused (422)" }
+                @if conflicts > 0 { ", then " (plural(conflicts as u64, "conflicting request", "conflicting requests")) " refused (422)" }
             }
             dt { "Dedup key" } dd {
                 @match report.dedup {
@@ -195,7 +196,7 @@ fn delivery(d: &DeliveryReport, href: &str, csrf: &str) -> Markup {
         section.delivery {
             h3 { (v.handler) " " (state_badge(v)) }
             p.muted {
-                (d.attempts.len()) " attempt(s) recorded, " (v.attempts) " since it was last queued"
+                (plural(d.attempts.len() as u64, "attempt", "attempts")) " recorded, oldest first; " (v.attempts) " since it was last queued (the count starts again at 1 each time)"
                 @if let Some(next) = &v.next_attempt_at { "; next at " (next) }
             }
             form.inline method="post" action={ (href) "/redeliver" } {

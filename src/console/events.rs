@@ -13,7 +13,9 @@ use actix_web::{web, HttpResponse};
 use maud::{html, Markup};
 use serde::Deserialize;
 
-use super::filters::{Filters, OUTCOMES, PAGE, STATES};
+use super::filters::{
+    Filters, DELIVERY_FIELDS, EVENT_FIELDS, OUTCOMES, PAGE, REQUEST_FIELDS, STATES,
+};
 use super::page::{frame, respond, see_other, Failure};
 use super::session::Authed;
 use crate::http::{ApiError, AppState};
@@ -208,11 +210,11 @@ pub async fn list(
         }
         @for (list, _, what) in LISTS { @if *list == which { p.muted { (what) " Newest first." } } }
         p.muted { "Requests that fail verification are never stored: they are counted on the overview, by provider and code." }
-        (filters.form("/console/events", match which {
-            "deliveries" => Some(STATES),
-            "requests" => Some(OUTCOMES),
-            _ => None,
-        }))
+        (match which {
+            "deliveries" => filters.form("/console/events", DELIVERY_FIELDS, Some(STATES)),
+            "requests" => filters.form("/console/events", REQUEST_FIELDS, Some(OUTCOMES)),
+            _ => filters.form("/console/events", EVENT_FIELDS, None),
+        })
         (rows)
         (pager("/console/events", &filters, &ids))
     };

@@ -55,6 +55,32 @@ const TEXT_FIELDS: &[&str] = &[
 /// The fields set with a select.
 const SELECTS: &[&str] = &["state", "outcome"];
 
+/// The fields each list filters on: its form shows these and no other,
+/// and any other given is refused (400), not ignored.
+pub const DELIVERY_FIELDS: &[&str] = &[
+    "provider",
+    "tenant",
+    "handler",
+    "event_id",
+    "event_type",
+    "since",
+    "until",
+    "state",
+];
+/// The requests' list (the verdict log): it records no handler or state.
+pub const REQUEST_FIELDS: &[&str] = &[
+    "provider",
+    "tenant",
+    "event_id",
+    "event_type",
+    "since",
+    "until",
+    "outcome",
+];
+/// Accepted critical events and conflicts: no handler, state, outcome or
+/// time range.
+pub const EVENT_FIELDS: &[&str] = &["provider", "tenant", "event_id", "event_type"];
+
 /// A select the form offers: its field and its values.
 pub type Select = (&'static str, &'static [&'static str]);
 
@@ -68,10 +94,21 @@ fn given(v: &Option<String>) -> Option<&str> {
     v.as_deref().map(str::trim).filter(|v| !v.is_empty())
 }
 
+/// A time as the form takes it: RFC 3339 with its offset, or UTC written
+/// as the console shows times (`2026-11-23T08:00`, seconds and a `Z`
+/// optional, a space for the `T`, or a day alone for its midnight).
 fn time(field: &'static str, v: &str) -> Result<i64, InputError> {
+    let utc = v.trim_end_matches(['Z', 'z']).replacen(' ', "T", 1);
     DateTime::parse_from_rfc3339(v)
         .map(|t| t.with_timezone(&Utc))
-        .or_else(|_| NaiveDateTime::parse_from_str(v, "%Y-%m-%dT%H:%M").map(|t| t.and_utc()))
+        .or_else(|_| {
+            NaiveDateTime::parse_from_str(&utc, "%Y-%m-%dT%H:%M:%S%.f").map(|t| t.and_utc())
+        })
+        .or_else(|_| NaiveDateTime::parse_from_str(&utc, "%Y-%m-%dT%H:%M").map(|t| t.and_utc()))
+        .or_else(|_| {
+            chrono::NaiveDate::parse_from_str(&utc, "%Y-%m-%d")
+                .map(|d| d.and_time(chrono::NaiveTime::MIN).and_utc())
+        })
         .map(|t| t.timestamp_millis())
         .map_err(|_| InputError {
             field,
@@ -119,7 +156,7 @@ impl Filters {
 
     /// The store's filter: newest first, one page from the cursor on.
     pub fn to_filter(&self) -> Result<DeliveryFilter, InputError> {
-        self.refuse(&["outcome"], "applies to the requests list only")?;
+        self.only(DELIVERY_FIELDS)?;
         let mut f = DeadLetterFilters::parse(
             self.text("provider"),
             self.text("tenant"),
@@ -157,12 +194,17 @@ impl Filters {
             .transpose()
     }
 
-    /// Refuse these fields if given: they do not apply to this list.
-    fn refuse(&self, fields: &[&'static str], reason: &str) -> Result<(), InputError> {
-        match fields.iter().find(|f| self.text(f).is_some()) {
+    /// Refuse any field given that is not among `fields`: it does not
+    /// apply to this list.
+    fn only(&self, fields: &[&str]) -> Result<(), InputError> {
+        let stray = TEXT_FIELDS
+            .iter()
+            .chain(SELECTS)
+            .find(|f| !fields.contains(f) && self.text(f).is_some());
+        match stray {
             Some(field) => Err(InputError {
                 field,
-                reason: reason.into(),
+                reason: "is not a filter of this list".into(),
             }),
             None => Ok(()),
         }
@@ -172,11 +214,7 @@ impl Filters {
     /// first, one page from the cursor on. Handler, state, outcome and
     /// time do not apply there: given, they are refused, not ignored.
     pub fn to_event_filter(&self) -> Result<EventFilter, InputError> {
-        self.refuse(
-            &["handler", "state", "since", "until"],
-            "applies to the deliveries and requests lists only",
-        )?;
-        self.refuse(&["outcome"], "applies to the requests list only")?;
+        self.only(EVENT_FIELDS)?;
         self.event_part()
     }
 
@@ -200,7 +238,7 @@ impl Filters {
     /// The filter of the requests' list (the verdict log): newest first,
     /// one page from the cursor on; handler and state refused.
     pub fn to_verdict_filter(&self) -> Result<VerdictFilter, InputError> {
-        self.refuse(&["handler", "state"], "applies to the deliveries list only")?;
+        self.only(REQUEST_FIELDS)?;
         Ok(VerdictFilter {
             event: self.event_part()?,
             verdict: self
@@ -253,18 +291,28 @@ impl Filters {
         }
     }
 
-    /// The filter form (GET to `action`), with `select` if any (the
-    /// deliveries' state, the requests' outcome).
-    pub fn form(&self, action: &str, select: Option<Select>) -> Markup {
+    /// The filter form (GET to `action`) with the text `fields` of a list
+    /// (one of `*_FIELDS`), and `select` if any (the deliveries' state, the
+    /// requests' outcome).
+    pub fn form(&self, action: &str, fields: &[&str], select: Option<Select>) -> Markup {
         html! {
             form.filters method="get" action=(action) aria-label="Filters" {
                 @if let Some(list) = given(&self.list) { input type="hidden" name="list" value=(list); }
-                @for name in TEXT_FIELDS {
+                @for name in TEXT_FIELDS.iter().filter(|f| fields.contains(f)) {
                     @let time = matches!(*name, "since" | "until");
                     label {
                         (name.replace('_', " ")) @if time { " (UTC)" }
-                        input type=(if time { "datetime-local" } else { "text" })
-                            name=(name) value=(self.text(name).unwrap_or(""));
+                        // Text, not `datetime-local`: a browser's picker
+                        // shows its own zone and format, and every time
+                        // the console shows is UTC.
+                        @if time {
+                            input type="text" name=(name) value=(self.text(name).unwrap_or(""))
+                                placeholder="2026-11-23T08:00" inputmode="numeric"
+                                pattern=r"\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|\+\d{2}:\d{2}|-\d{2}:\d{2})?"
+                                title="UTC, as the console shows times: 2026-11-23T08:00";
+                        } @else {
+                            input type="text" name=(name) value=(self.text(name).unwrap_or(""));
+                        }
                     }
                 }
                 @if let Some((name, values)) = select {
@@ -313,5 +361,17 @@ mod tests {
         };
         assert_eq!(bad.to_filter().unwrap_err().field, "state");
         assert!(Filters::default().is_empty());
+        // Times as the console shows them, and as an operator types them.
+        for v in [
+            "2026-11-23T08:00",
+            "2026-11-23T08:00Z",
+            "2026-11-23 08:00",
+            "2026-11-23T08:00:00.000Z",
+            "2026-11-23T09:00:00+01:00",
+        ] {
+            assert_eq!(time("since", v), Ok(1_795_420_800_000), "{v}");
+        }
+        assert_eq!(time("since", "2026-11-23"), Ok(1_795_392_000_000));
+        assert!(time("since", "23/11/2026, 08:00").is_err());
     }
 }

@@ -13,6 +13,8 @@
 //! - `ops`: `/healthz`, `/readyz`, `/metrics` and every unknown route;
 //! - `admin`: `/admin`, when `admin.token` is set (and the web console,
 //!   [`crate::console`], under `/console`);
+//! - `listeners`: with `server.ops_listen`, which listener serves which
+//!   routes;
 //! - `problem`: [`ApiError`], every answer that is not a success.
 
 pub(crate) mod admin;
@@ -22,6 +24,7 @@ pub mod content_encoding;
 mod external_url;
 pub mod fetch;
 mod handshake;
+mod listeners;
 mod ops;
 pub mod problem;
 pub mod rate;
@@ -29,11 +32,12 @@ mod receive;
 pub mod tls_reload;
 mod webhook;
 
-use std::net::TcpListener;
+use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::time::Duration;
 
 use actix_web::http::header::HeaderMap;
+use actix_web::middleware::from_fn;
 use actix_web::{web, App, HttpServer};
 use tokio::sync::Notify;
 
@@ -73,6 +77,9 @@ pub struct AppState {
     pub console: crate::console::Sessions,
     /// Fetches signing certificates (cached) and confirmation URLs.
     pub fetcher: Fetcher,
+    /// The operators' listener (`server.ops_listen`), when there is one:
+    /// the operators' routes are served there only.
+    pub ops_addr: Option<SocketAddr>,
 }
 
 impl AppState {
@@ -97,6 +104,7 @@ impl AppState {
             store,
             wake,
             metrics,
+            ops_addr: None,
         }
     }
 
@@ -136,27 +144,49 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .default_service(web::to(ops::not_found));
 }
 
-/// Serve [`routes`] on `listener` until [`actix_web::dev::ServerHandle::stop`]:
-/// no signal handling of its own, since the caller owns shutdown
-/// ([`crate::app::Application::run`]). In-flight requests get `grace` to
-/// finish. With `[server.tls]`, also the certificate served, for the caller
-/// to reload ([`ReloadingCert::reload_on_sighup`]).
+/// Serve [`routes`] on `listener` (and the operators' routes on `ops`
+/// instead, when given: [`listeners`]) until
+/// [`actix_web::dev::ServerHandle::stop`]: no signal handling of its own,
+/// since the caller owns shutdown ([`crate::app::Application::run`]).
+/// In-flight requests get `grace` to finish. With `[server.tls]`, both
+/// listeners serve HTTPS, and the certificate served is returned for the
+/// caller to reload ([`ReloadingCert::reload_on_sighup`]).
 pub fn serve(
-    state: AppState,
+    mut state: AppState,
     listener: TcpListener,
+    ops: Option<TcpListener>,
     grace: Duration,
 ) -> std::io::Result<(actix_web::dev::Server, Option<Arc<ReloadingCert>>)> {
     let cert = match &state.settings.server.tls {
         Some(files) => Some(ReloadingCert::load(files).map_err(std::io::Error::other)?),
         None => None,
     };
+    state.ops_addr = ops.as_ref().map(TcpListener::local_addr).transpose()?;
     let state = web::Data::new(state);
-    let server = HttpServer::new(move || App::new().app_data(state.clone()).configure(routes))
-        .disable_signals()
-        .shutdown_timeout(grace.as_secs());
+    let server = HttpServer::new(move || {
+        App::new()
+            .app_data(state.clone())
+            .wrap(from_fn(listeners::split))
+            .configure(routes)
+    })
+    .disable_signals()
+    .shutdown_timeout(grace.as_secs());
     let server = match &cert {
-        Some(cert) => server.listen_rustls_0_23(listener, server_tls(cert.clone())?)?,
-        None => server.listen(listener)?,
+        Some(cert) => {
+            let tls = server_tls(cert.clone())?;
+            let server = server.listen_rustls_0_23(listener, tls.clone())?;
+            match ops {
+                Some(ops) => server.listen_rustls_0_23(ops, tls)?,
+                None => server,
+            }
+        }
+        None => {
+            let server = server.listen(listener)?;
+            match ops {
+                Some(ops) => server.listen(ops)?,
+                None => server,
+            }
+        }
     };
     Ok((server.run(), cert))
 }

@@ -52,10 +52,13 @@ pub(super) async fn handle(
 ) -> HttpResponse {
     let provider = req.match_info().get("provider").unwrap_or_default();
     let tenant = req.match_info().get("tenant").unwrap_or(DEFAULT_TENANT);
+    // The path's provider and tenant are the request's: recorded as
+    // strings, which the text log quotes, so that a space in one cannot
+    // pass for another field of the line.
     let span = tracing::info_span!(
         "webhook",
-        provider = %provider,
-        tenant = %tenant,
+        provider,
+        tenant,
         method = %req.method(),
         event_id = tracing::field::Empty,
         outcome = tracing::field::Empty,

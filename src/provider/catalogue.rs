@@ -60,14 +60,14 @@ impl ProviderDef {
             let _ = writeln!(
                 w,
                 "  window:     at least {} (the provider's retry horizon)",
-                humantime::format_duration(window)
+                crate::text::duration(window)
             );
         }
         if let Some(tolerance) = self.tolerance {
             let _ = writeln!(
                 w,
                 "  tolerance:  {} (the signed time stays that of the first attempt)",
-                humantime::format_duration(tolerance)
+                crate::text::duration(tolerance)
             );
         }
         if !self.fetch_hosts.is_empty() {

@@ -33,6 +33,7 @@ mod traits;
 mod types;
 mod verdict_log;
 
+pub use self::embedded::owner::{claim as own_embedded, Owner as EmbeddedOwner};
 pub use self::embedded::{EmbeddedOptions, EmbeddedStore};
 pub use self::error::{BoxError, Chain, OpenError, StoreError};
 pub use self::handle::Store;

@@ -97,7 +97,7 @@ concurency = 4
     // missing: its own issue names the real one.
     assert!(reason(&err, "providers.stripe.tolerance").contains("duration"));
     assert!(!err.contains("names provider \"stripe\""), "{err}");
-    assert!(err.contains("7 configuration error(s)"), "{err}");
+    assert!(err.contains("7 configuration errors"), "{err}");
 }
 
 #[test]
@@ -234,7 +234,11 @@ client_cert_file = "client.pem"
         assert!(reason(&err, key).contains(why), "{key}: {err}");
     }
     assert!(
-        err.contains(&format!("{} configuration error(s)", expect.len())),
+        err.contains(&hookline::text::plural(
+            expect.len() as u64,
+            "configuration error",
+            "configuration errors"
+        )),
         "{err}"
     );
 }
@@ -268,7 +272,7 @@ concurrency = 7
         "public_url https://hooks.example.com/base\n",
         "trusted_proxies [10.0.0.0/8, ::1/128]",
         "rate_limit 3000/m (burst 50)",
-        "tenant globex: 1 secret(s) [redacted], verify_token [redacted]",
+        "tenant globex: 1 secret [redacted], verify_token [redacted]",
         "concurrency 7, signing_secret [redacted]",
         "forward_headers [x-github-delivery]",
     ] {

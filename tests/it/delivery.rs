@@ -481,13 +481,13 @@ async fn dead_letters_cli_lists_and_replays(backend: Backend) {
     let out = run(&["dead-letters", "replay", "--event-id", "evt_cli_1"]);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
-        "requeued 1 dead letter(s)"
+        "requeued 1 dead letter"
     );
     wait_state(&app, "evt_cli_1", "billing", DeliveryState::Delivered).await;
     let out = run(&["dead-letters", "replay", "--all"]);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
-        "requeued 1 dead letter(s)"
+        "requeued 1 dead letter"
     );
     wait_state(&app, "evt_cli_2", "billing", DeliveryState::Delivered).await;
     let show = run(&["events", "show", "stripe", "acme", "evt_cli_2"]);

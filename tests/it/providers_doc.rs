@@ -85,9 +85,7 @@ fn page() -> String {
             )
         };
         let handshake = d.handshake.as_ref().map_or("", |h| h.name());
-        let window = d
-            .window
-            .map_or(String::new(), |w| humantime::format_duration(w).to_string());
+        let window = d.window.map_or(String::new(), hookline::text::duration);
         let _ = writeln!(
             w,
             "| {kind} | {title} | `{}` | {handshake} | {}{} | {window} |",
@@ -99,6 +97,15 @@ fn page() -> String {
             }
         );
     }
+    let _ = writeln!(
+        w,
+        "\n## What a built-in does not take\n\n\
+         - `slack`: the Events API only. Slack's slash commands and interactivity (buttons, \
+         menus, modals, shortcuts) post `application/x-www-form-urlencoded` bodies, signed the \
+         same way but with no `event_id`, and Slack shows the answer to the user within 3 s: \
+         hookline answers them `400 malformed_payload`, and Slack reports the command failed. \
+         Point their Request URLs at your app itself, and only the Events API's at hookline.\n"
+    );
     let _ = writeln!(
         w,
         "\n## Replays under a fresh ID\n\n\

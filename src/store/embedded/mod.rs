@@ -8,6 +8,7 @@ mod checkpoint;
 mod dedup;
 mod deliveries;
 mod lane;
+pub mod owner;
 mod queue;
 mod replay;
 

@@ -141,10 +141,13 @@ where
         Ok(rows.into_iter().map(DeliveryView::from).collect())
     }
 
+    /// A delivery's attempts by time: `attempt` counts from 1 again each
+    /// time the delivery is queued again (a replay, a redelivery), so it
+    /// does not order them.
     pub(crate) async fn attempts(&self, delivery_id: i64) -> Result<Vec<AttemptView>, StoreError> {
         let rows: Vec<AttemptRow> = sqlx::query_as(
             "SELECT attempt, started_ms, status, latency_ms, response_body, error
-             FROM delivery_attempt WHERE delivery_id = $1 ORDER BY attempt, id",
+             FROM delivery_attempt WHERE delivery_id = $1 ORDER BY started_ms, id",
         )
         .bind(delivery_id)
         .fetch_all(&self.pool)

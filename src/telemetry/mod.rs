@@ -1,5 +1,7 @@
 //! Logging: `tracing` to stderr, filtered by `RUST_LOG` (default `info`),
-//! JSON when `HOOKLINE_LOG_FORMAT=json`.
+//! JSON when `HOOKLINE_LOG_FORMAT=json`. In both formats every value is
+//! escaped and bounded ([`bounded`]): a request cannot forge a line, drive
+//! a terminal or write a line of any length.
 //!
 //! Lines are written to stderr by a thread of their own, not by the thread
 //! that logs. stderr is unbuffered: every line was a `write` on a request's
@@ -10,10 +12,16 @@
 //! wait, loggers wait too. Lines still queued when the process is killed
 //! (`kill -9`) are lost; a clean exit writes them.
 
+mod bounded;
+mod format;
+
 use std::io::IsTerminal;
 
 use tracing_appender::non_blocking::{NonBlockingBuilder, WorkerGuard};
 use tracing_subscriber::EnvFilter;
+
+pub use self::bounded::MAX_VALUE_BYTES;
+use self::format::{BoundedJson, EscapedFields};
 
 /// Lines the writer thread may have waiting before loggers wait for it.
 const QUEUED_LINES: usize = 128_000;
@@ -38,9 +46,9 @@ pub fn init() -> WorkerGuard {
     let json = std::env::var("HOOKLINE_LOG_FORMAT").is_ok_and(|v| v == "json");
     // A second init (tests) is not an error worth failing for.
     let _ = if json {
-        builder.json().try_init()
+        builder.json().map_event_format(BoundedJson).try_init()
     } else {
-        builder.try_init()
+        builder.fmt_fields(EscapedFields).try_init()
     };
     guard
 }

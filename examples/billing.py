@@ -1,4 +1,7 @@
-"""A handler for scripts/docker-check: one JSON line per delivery on stdout."""
+"""The `billing` service of docker-compose.yml (and scripts/docker-check): a
+stand-in handler that prints one JSON line per delivery on stdout and
+answers 200. It does not verify the Standard Webhooks signature: a real
+handler does, with BILLING_SIGNING_SECRET."""
 
 import json
 from http.server import BaseHTTPRequestHandler, HTTPServer

@@ -9,6 +9,7 @@
 
 pub mod backing;
 pub mod cert_host;
+pub mod connect_proxy;
 pub mod console;
 pub mod pki;
 pub mod procs;

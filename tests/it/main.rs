@@ -43,6 +43,8 @@ mod replay_guard;
 mod schemes;
 mod shutdown;
 mod slow_bodies;
+mod sns_hosts;
+mod sns_members;
 mod store_contract;
 mod store_tls;
 mod stored_handshake;

@@ -7,8 +7,9 @@
 //! - `body`, `budget`, `rate`, `external_url`: what the webhook route
 //!   needs before verification (capped body reads, the buffer cap, ingest
 //!   rate limits, the URL the provider called);
-//! - `fetch`: what a request makes hookline fetch (a provider's signing
-//!   certificate, cached; SNS's `SubscribeURL`);
+//! - `fetch`, `fetch_cache`: what a request makes hookline fetch (a
+//!   provider's signing certificate, cached, failures too, with bounds;
+//!   SNS's `SubscribeURL`);
 //! - `ops`: `/healthz`, `/readyz`, `/metrics` and every unknown route;
 //! - `admin`: `/admin`, when `admin.token` is set (and the web console,
 //!   [`crate::console`], under `/console`);
@@ -19,6 +20,7 @@ mod body;
 pub mod budget;
 mod external_url;
 pub mod fetch;
+pub mod fetch_cache;
 mod handshake;
 mod ops;
 pub mod problem;

@@ -11,6 +11,7 @@ mod ack_conflict;
 mod answers;
 mod api;
 mod capture;
+mod cert_fetches;
 mod cert_url;
 mod check_config;
 mod cli;

@@ -56,9 +56,10 @@ impl Application {
         let listener = match role {
             Role::Workers => None,
             _ => Some(
-                TcpListener::bind(settings.server.listen.as_str()).map_err(|e| {
-                    anyhow::anyhow!("cannot listen on {}: {e}", settings.server.listen)
-                })?,
+                crate::http::listen::bind(settings.server.listen.as_str(), settings.server.backlog)
+                    .map_err(|e| {
+                        anyhow::anyhow!("cannot listen on {}: {e}", settings.server.listen)
+                    })?,
             ),
         };
         Ok(Self::with_role(settings, store, listener, role))

@@ -22,7 +22,9 @@ mod external_url;
 pub mod fetch;
 pub mod fetch_cache;
 mod handshake;
+pub mod listen;
 mod ops;
+pub mod peer;
 pub mod problem;
 pub mod rate;
 mod receive;
@@ -88,7 +90,10 @@ impl AppState {
                 .capture
                 .as_ref()
                 .map(|c| CaptureWriter::new(c.dir.clone())),
-            budget: BufferBudget::new(settings.server.max_buffered_bytes),
+            budget: BufferBudget::new(
+                settings.server.max_buffered_bytes,
+                settings.server.buffered_bytes_per_peer(),
+            ),
             rates: RateLimits::new(&settings),
             console: crate::console::Sessions::new(settings.admin.token.as_ref()),
             fetcher,
@@ -150,8 +155,26 @@ pub fn serve(
         Some(files) => Some(ReloadingCert::load(files).map_err(std::io::Error::other)?),
         None => None,
     };
+    let limits = &state.settings.server;
+    // actix counts connections and handshakes per worker thread; the
+    // settings are for the whole listener.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per_worker = |total: usize| total.div_ceil(workers).max(1);
+    let (connections, handshakes) = (
+        per_worker(limits.max_connections),
+        per_worker(limits.max_tls_handshakes),
+    );
+    let handshake_timeout = limits.tls_handshake_timeout;
     let state = web::Data::new(state);
     let server = HttpServer::new(move || App::new().app_data(state.clone()).configure(routes))
+        .workers(workers)
+        .max_connections(connections)
+        // Connections that never finish their handshake hold a slot each
+        // until the timeout: enough slots, and a short timeout, keep a
+        // flood of them from queueing real clients behind it (actix's
+        // defaults, 256 per worker and 3 s, do not).
+        .max_connection_rate(handshakes)
+        .tls_handshake_timeout(handshake_timeout)
         .disable_signals()
         .shutdown_timeout(grace.as_secs());
     let server = match &cert {

@@ -7,7 +7,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use maud::{html, Markup};
 use serde::Deserialize;
 
-use super::events::{event_href, state_badge};
+use super::events::{event_links, state_badge, EventQuery};
 use super::page::{frame, respond, see_other, Failure};
 use super::session::{checked_form, field, Authed};
 use crate::http::{ApiError, AppState};
@@ -23,9 +23,20 @@ const EXCERPT: usize = 200;
 
 type EventPath = web::Path<(String, String, String)>;
 
+/// The event a page's path names (`/console/events/P/T/ID`).
 fn event_ref(path: &EventPath) -> Result<EventRef, Failure> {
     let (provider, tenant, event_id) = path.as_ref();
     Ok(EventRef::parse(provider, tenant, event_id)?)
+}
+
+/// The event a page's query names (`/console/event?...`: an ID a path
+/// cannot carry, [`super::events::event_links`]).
+fn queried(query: &EventQuery) -> Result<EventRef, Failure> {
+    Ok(EventRef::parse(
+        &query.provider,
+        &query.tenant,
+        &query.event_id,
+    )?)
 }
 
 #[derive(Deserialize)]
@@ -40,36 +51,54 @@ pub async fn page(
     done: web::Query<Done>,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, Failure> {
-    let event = event_ref(&path)?;
+    show(auth, event_ref(&path)?, done.requeued, &state).await
+}
+
+/// `GET /console/event?provider=&tenant=&event_id=`.
+pub async fn page_by_query(
+    auth: Authed,
+    query: web::Query<EventQuery>,
+    done: web::Query<Done>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, Failure> {
+    show(auth, queried(&query)?, done.requeued, &state).await
+}
+
+async fn show(
+    auth: Authed,
+    event: EventRef,
+    requeued: Option<u64>,
+    state: &AppState,
+) -> Result<HttpResponse, Failure> {
     let report = state
         .store
         .event_report(&event.provider, &event.tenant, &event.event_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no record of {event}")))?;
-    let payloads = payloads(&state, &report).await?;
-    let body = body_of(&state, &event, &report, payloads.first()).await?;
-    let headers = super::headers::section(&state, &event, &forwarded(&payloads)).await;
-    let href = event_href(&event.provider, &event.tenant, &event.event_id);
+    let payloads = payloads(state, &report).await?;
+    let body = body_of(state, &event, &report, payloads.first()).await?;
+    let headers = super::headers::section(state, &event, &forwarded(&payloads)).await;
+    let links = event_links(&event.provider, &event.tenant, &event.event_id);
     let content = html! {
         h1 { "Event " code { (event.event_id) } }
         p.muted { (event.provider) " / " (event.tenant) }
-        @if let Some(n) = done.requeued {
+        @if let Some(n) = requeued {
             p.notice role="status" { (n) " deliveries requeued." }
         }
         (verdict(&report))
         h2 { "Headers" }
         (headers)
         h2 { "Body" }
-        (body_view(body.as_deref(), &href))
+        (body_view(body.as_deref(), &links.body))
         h2 { "Deliveries" }
         @if report.deliveries.is_empty() {
             p.muted { "No handler subscribes to this event." }
         } @else {
-            form.inline method="post" action={ (href) "/redeliver" } {
+            form.inline method="post" action=(links.redeliver) {
                 input type="hidden" name="csrf" value=(auth.0.csrf);
                 button type="submit" { "Redeliver to all handlers" }
             }
-            @for d in &report.deliveries { (delivery(d, &href, &auth.0.csrf)) }
+            @for d in &report.deliveries { (delivery(d, &links.redeliver, &auth.0.csrf)) }
         }
         @if !report.quarantined.is_empty() { (quarantined(&report)) }
     };
@@ -101,21 +130,28 @@ fn forwarded(payloads: &[Leased]) -> Vec<(String, String)> {
 }
 
 /// The event's body: its `processed_event` row's (critical events), else
-/// the one its first delivery carries; `None` when neither keeps it.
+/// the one its first delivery carries; `None` when neither keeps it. A
+/// secret the provider's scheme reads from the body (Microsoft Graph's
+/// `clientState`) is shown redacted, here and in the download.
 async fn body_of(
     state: &AppState,
     event: &EventRef,
     report: &EventReport,
     payload: Option<&Leased>,
 ) -> Result<Option<Vec<u8>>, Failure> {
-    if report.processed_event.is_some() {
-        let row = state
+    let body = if report.processed_event.is_some() {
+        state
             .store
             .processed_event(&event.provider, &event.tenant, &event.event_id)
-            .await?;
-        return Ok(row.map(|r| r.body));
-    }
-    Ok(payload.map(|p| p.body.to_vec()))
+            .await?
+            .map(|r| r.body)
+    } else {
+        payload.map(|p| p.body.to_vec())
+    };
+    let Some(provider) = state.settings.providers.get(event.provider.as_str()) else {
+        return Ok(body);
+    };
+    Ok(body.map(|b| provider.def.signature.redacted_body(&b).into_owned()))
 }
 
 fn verdict(report: &EventReport) -> Markup {
@@ -158,7 +194,7 @@ fn time(t: &chrono::DateTime<chrono::Utc>) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
-fn body_view(body: Option<&[u8]>, href: &str) -> Markup {
+fn body_view(body: Option<&[u8]>, download: &str) -> Markup {
     let Some(body) = body else {
         return html! { p.muted { "Not kept: the body is kept for critical events (the provider's " code { "critical" } " globs) and with deliveries, and this event has neither." } };
     };
@@ -175,11 +211,11 @@ fn body_view(body: Option<&[u8]>, href: &str) -> Markup {
     html! {
         pre.body { (shown) }
         @if cut { p { "Truncated at " (BODY_SHOWN / 1024) " KB. " } }
-        p { a href={ (href) "/body" } download { "Download the body (" (body.len()) " bytes)" } }
+        p { a href=(download) download { "Download the body (" (body.len()) " bytes)" } }
     }
 }
 
-fn delivery(d: &DeliveryReport, href: &str, csrf: &str) -> Markup {
+fn delivery(d: &DeliveryReport, redeliver: &str, csrf: &str) -> Markup {
     let v = &d.delivery;
     html! {
         section.delivery {
@@ -188,7 +224,7 @@ fn delivery(d: &DeliveryReport, href: &str, csrf: &str) -> Markup {
                 (d.attempts.len()) " attempt(s) recorded, " (v.attempts) " since it was last queued"
                 @if let Some(next) = &v.next_attempt_at { "; next at " (next) }
             }
-            form.inline method="post" action={ (href) "/redeliver" } {
+            form.inline method="post" action=(redeliver) {
                 input type="hidden" name="csrf" value=(csrf);
                 input type="hidden" name="handler" value=(v.handler);
                 button type="submit" { "Redeliver to " (v.handler) }
@@ -244,15 +280,27 @@ pub async fn body(
     path: EventPath,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, Failure> {
-    let event = event_ref(&path)?;
+    download(event_ref(&path)?, &state).await
+}
+
+/// `GET /console/event/body?provider=&tenant=&event_id=`.
+pub async fn body_by_query(
+    _auth: Authed,
+    query: web::Query<EventQuery>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, Failure> {
+    download(queried(&query)?, &state).await
+}
+
+async fn download(event: EventRef, state: &AppState) -> Result<HttpResponse, Failure> {
     let report = state
         .store
         .event_report(&event.provider, &event.tenant, &event.event_id)
         .await?;
     let body = match &report {
         Some(report) => {
-            let payloads = payloads(&state, report).await?;
-            body_of(&state, &event, report, payloads.first()).await?
+            let payloads = payloads(state, report).await?;
+            body_of(state, &event, report, payloads.first()).await?
         }
         None => None,
     }
@@ -275,9 +323,30 @@ pub async fn redeliver(
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, Failure> {
     let fields = checked_form(&req, &auth.0, &body)?;
-    let event = event_ref(&path)?;
-    let handler = field(&fields, "handler").map(lookup::handler).transpose()?;
+    requeue(event_ref(&path)?, &fields, &state).await
+}
+
+/// `POST /console/event/redeliver?provider=&tenant=&event_id=`.
+pub async fn redeliver_by_query(
+    req: HttpRequest,
+    auth: Authed,
+    query: web::Query<EventQuery>,
+    body: web::Bytes,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, Failure> {
+    let fields = checked_form(&req, &auth.0, &body)?;
+    requeue(queried(&query)?, &fields, &state).await
+}
+
+/// Requeue the deliveries of `event` (of the form's `handler` only, when
+/// given), then back to its page.
+async fn requeue(
+    event: EventRef,
+    fields: &[(String, String)],
+    state: &AppState,
+) -> Result<HttpResponse, Failure> {
+    let handler = field(fields, "handler").map(lookup::handler).transpose()?;
     let n = state.requeue(&event.deliveries(handler.as_ref())).await?;
-    let href = event_href(&event.provider, &event.tenant, &event.event_id);
-    Ok(see_other(&format!("{href}?requeued={n}")))
+    let links = event_links(&event.provider, &event.tenant, &event.event_id);
+    Ok(see_other(&links.page_with("requeued", &n.to_string())))
 }

@@ -104,6 +104,11 @@ impl Filters {
     }
 
     fn text(&self, name: &str) -> Option<&str> {
+        // An event ID is the provider's, surrounding spaces included: only
+        // an empty field is no filter.
+        if name == "event_id" {
+            return self.event_id.as_deref().filter(|v| !v.is_empty());
+        }
         given(match name {
             "provider" => &self.provider,
             "tenant" => &self.tenant,
@@ -313,5 +318,14 @@ mod tests {
         };
         assert_eq!(bad.to_filter().unwrap_err().field, "state");
         assert!(Filters::default().is_empty());
+        let spaced = Filters {
+            event_id: Some(" evt 1 ".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            spaced.to_filter().unwrap().event_id.as_deref(),
+            Some(" evt 1 "),
+            "an event ID is taken as written"
+        );
     }
 }

@@ -12,10 +12,12 @@
 //!   SNS's `SubscribeURL`);
 //! - `ops`: `/healthz`, `/readyz`, `/metrics` and every unknown route;
 //! - `admin`: `/admin`, when `admin.token` is set (and the web console,
-//!   [`crate::console`], under `/console`);
+//!   [`crate::console`], under `/console`); `auth_failures`, wrong tokens
+//!   counted per client ([`peer`]);
 //! - `problem`: [`ApiError`], every answer that is not a success.
 
 pub(crate) mod admin;
+pub mod auth_failures;
 mod body;
 pub mod budget;
 mod external_url;
@@ -71,6 +73,8 @@ pub struct AppState {
     pub rates: RateLimits,
     /// The web console's sign-in sessions.
     pub console: crate::console::Sessions,
+    /// Wrong admin tokens per client (console sign-in, admin API).
+    pub auth_failures: auth_failures::AuthFailures,
     /// Fetches signing certificates (cached) and confirmation URLs.
     pub fetcher: Fetcher,
     /// Where verified requests' verdicts go (the console's event list).
@@ -96,6 +100,7 @@ impl AppState {
             ),
             rates: RateLimits::new(&settings),
             console: crate::console::Sessions::new(settings.admin.token.as_ref()),
+            auth_failures: Default::default(),
             fetcher,
             settings,
             store,

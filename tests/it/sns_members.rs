@@ -7,7 +7,7 @@
 //!   event and never confirmed.
 //! - SNS signs some members and not others. A member SNS never sends is
 //!   refused; the ones SNS itself leaves unsigned (`MessageAttributes`,
-//!   `UnsubscribeURL`) are passed on as they came, which docs/providers.md
+//!   `UnsubscribeURL`) are passed on as they came, which docs/interpretations.md
 //!   tells handlers.
 
 use crate::common;

@@ -24,7 +24,7 @@
 //! member SNS never sends is refused too: nothing signs it, so a copy of a
 //! signed message could carry anything in it to the handlers. What SNS
 //! itself leaves unsigned (`MessageAttributes`, `UnsubscribeURL` and the
-//! signature's own members) is passed on as it came: docs/providers.md
+//! signature's own members) is passed on as it came: docs/interpretations.md
 //! says handlers must not act on it.
 
 use std::collections::BTreeMap;

@@ -63,7 +63,9 @@ impl CaptureWriter {
 
     /// Write one capture. A failure is logged, never fails the request: the
     /// capture is a diagnostic, the event is what matters.
-    pub async fn write(&self, req: &HttpRequest, ev: &VerifiedWebhook) {
+    /// `body` is the request's whole body (a batch's, when `ev` is one of
+    /// its items).
+    pub async fn write(&self, req: &HttpRequest, ev: &VerifiedWebhook, body: &[u8]) {
         let def = &ev.provider().def;
         let secret_headers = def.secret_headers();
         let headers = req
@@ -90,7 +92,7 @@ impl CaptureWriter {
             // A secret inside the body (Microsoft Graph's `clientState`)
             // is redacted like a header token: a capture is a diagnostic
             // file, kept and copied about.
-            body_base64: BASE64.encode(def.signature.redacted_body(ev.body())),
+            body_base64: BASE64.encode(def.signature.redacted_body(body)),
             received_at: chrono::Utc::now().to_rfc3339(),
         };
         if let Err(e) = self.save(&capture, ev.event_id()).await {

@@ -42,6 +42,7 @@ fn queried(query: &EventQuery) -> Result<EventRef, Failure> {
 #[derive(Deserialize)]
 pub struct Done {
     requeued: Option<u64>,
+    released: Option<String>,
 }
 
 /// `GET /console/events/{provider}/{tenant}/{event_id}`.
@@ -51,7 +52,7 @@ pub async fn page(
     done: web::Query<Done>,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, Failure> {
-    show(auth, event_ref(&path)?, done.requeued, &state).await
+    show(auth, event_ref(&path)?, &done, &state).await
 }
 
 /// `GET /console/event?provider=&tenant=&event_id=`.
@@ -61,13 +62,13 @@ pub async fn page_by_query(
     done: web::Query<Done>,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, Failure> {
-    show(auth, queried(&query)?, done.requeued, &state).await
+    show(auth, queried(&query)?, &done, &state).await
 }
 
 async fn show(
     auth: Authed,
     event: EventRef,
-    requeued: Option<u64>,
+    done: &Done,
     state: &AppState,
 ) -> Result<HttpResponse, Failure> {
     let report = state
@@ -82,8 +83,11 @@ async fn show(
     let content = html! {
         h1 { "Event " code { (event.event_id) } }
         p.muted { (event.provider) " / " (event.tenant) }
-        @if let Some(n) = requeued {
+        @if let Some(n) = done.requeued {
             p.notice role="status" { (n) " deliveries requeued." }
+        }
+        @if let Some(status) = &done.released {
+            p.notice role="status" { "Released: " (status) "." }
         }
         (verdict(&report))
         h2 { "Headers" }
@@ -91,7 +95,9 @@ async fn show(
         h2 { "Body" }
         (body_view(body.as_deref(), &links.body))
         h2 { "Deliveries" }
-        @if report.deliveries.is_empty() {
+        @if report.deliveries.is_empty() && report.held.is_some() {
+            p.muted { "None: the event is held." }
+        } @else if report.deliveries.is_empty() {
             p.muted { "No handler subscribes to this event." }
         } @else {
             form.inline method="post" action=(links.redeliver) {
@@ -101,6 +107,7 @@ async fn show(
             @for d in &report.deliveries { (delivery(d, &links.redeliver, &auth.0.csrf)) }
         }
         @if !report.quarantined.is_empty() { (quarantined(&report)) }
+        @if let Some(held) = &report.held { (super::held::section(held, &links.release, &auth.0.csrf)) }
     };
     Ok(respond(
         StatusCode::OK,
@@ -130,9 +137,10 @@ fn forwarded(payloads: &[Leased]) -> Vec<(String, String)> {
 }
 
 /// The event's body: its `processed_event` row's (critical events), else
-/// the one its first delivery carries; `None` when neither keeps it. A
-/// secret the provider's scheme reads from the body (Microsoft Graph's
-/// `clientState`) is shown redacted, here and in the download.
+/// the one its first delivery carries, else its held copy's; `None` when
+/// none keeps it. A secret the provider's scheme reads from the body
+/// (Microsoft Graph's `clientState`) is shown redacted, here and in the
+/// download.
 async fn body_of(
     state: &AppState,
     event: &EventRef,
@@ -146,7 +154,9 @@ async fn body_of(
             .await?
             .map(|r| r.body)
     } else {
-        payload.map(|p| p.body.to_vec())
+        payload
+            .map(|p| p.body.to_vec())
+            .or_else(|| report.held.as_ref().map(|h| h.body.clone()))
     };
     let Some(provider) = state.settings.providers.get(event.provider.as_str()) else {
         return Ok(body);

@@ -21,6 +21,7 @@ mod event;
 mod events;
 mod filters;
 mod headers;
+mod held;
 mod overview;
 pub mod page;
 pub mod recent;
@@ -73,6 +74,10 @@ pub fn scope() -> Scope<
             "/events/{provider}/{tenant}/{event_id}/redeliver",
             web::post().to(event::redeliver),
         )
+        .route(
+            "/events/{provider}/{tenant}/{event_id}/release",
+            web::post().to(held::release),
+        )
         // The same pages for an event ID a path cannot carry (`.`, `..`).
         .route("/event", web::get().to(event::page_by_query))
         .route("/event/body", web::get().to(event::body_by_query))
@@ -80,6 +85,7 @@ pub fn scope() -> Scope<
             "/event/redeliver",
             web::post().to(event::redeliver_by_query),
         )
+        .route("/event/release", web::post().to(held::release_by_query))
         .route("/dead-letters", web::get().to(dead_letters::list))
         .route("/dead-letters/replay", web::post().to(dead_letters::replay))
         .route(

@@ -63,6 +63,8 @@ impl HeaderLookup for HeaderMap {
 pub struct AppState {
     pub settings: Arc<Settings>,
     pub store: Store,
+    /// What decides each verified event (claim, record, hold).
+    pub ingest: crate::ingest::Ingest,
     pub capture: Option<CaptureWriter>,
     /// Wakes this process's delivery workers when deliveries were recorded.
     pub wake: Option<Arc<Notify>>,
@@ -77,8 +79,6 @@ pub struct AppState {
     pub auth_failures: auth_failures::AuthFailures,
     /// Fetches signing certificates (cached) and confirmation URLs.
     pub fetcher: Fetcher,
-    /// Where verified requests' verdicts go (the console's event list).
-    pub verdicts: Option<crate::store::VerdictLog>,
 }
 
 impl AppState {
@@ -102,11 +102,11 @@ impl AppState {
             console: crate::console::Sessions::new(settings.admin.token.as_ref()),
             auth_failures: Default::default(),
             fetcher,
+            ingest: crate::ingest::Ingest::new(settings.clone(), store.clone(), metrics.clone()),
             settings,
             store,
             wake,
             metrics,
-            verdicts: None,
         }
     }
 

@@ -104,11 +104,11 @@ fn page() -> String {
         "\n## Replays under a fresh ID\n\n\
          Some providers sign the body but not the header that carries the event ID. A captured \
          request resent with a new ID there passes verification, and the ID alone would take it \
-         for a new event. Where the provider's distinct events never share a body, the body's \
-         SHA-256 is a second dedup key for the whole window (`replay_guard = \"body\"`; \
-         \"and the body\" above): such a resend is answered `duplicate` and never delivered. \
-         Where real events can share a body, the definition says `replay_guard = \"none\"` and \
-         why (see its file). A provider's config can set either, overriding its definition. \
+         for a new event. With `replay_guard = \"body\"` (\"and the body\" above) the body's \
+         digest is a second dedup key for the replay window: such a resend is held as a \
+         suspected replay (answered `200 held`, kept, counted, listed in the console) and \
+         delivered only once an operator releases it, never dropped. Where real events can \
+         share a body, the definition says `replay_guard = \"none\"` and why (see its file). A provider's config can set either, overriding its definition. \
          On the redis store the body key lives in Redis beside the dedup key; for critical \
          events the `processed_event` rows still catch the resend if Redis lost it.\n"
     );

@@ -182,7 +182,7 @@ fn run_case(kind: &str, case: &Case, certs: &Certs) -> Result<(), String> {
     let settings = settings(kind, &case.secrets, case.tolerance)?;
     let got = verify(&settings, &case.request, case.now, None, certs)?;
     let signature_ok = |r: &Result<Verdict, Rejection>| match r {
-        Ok(Verdict::Event(_)) => true,
+        Ok(Verdict::Event(_) | Verdict::Batch(_)) => true,
         // A case that names no ID vouches for the signature alone (Slack's
         // known answer is a slash command, which carries no event ID).
         Err(Rejection::MissingEventId | Rejection::MalformedPayload) => {
@@ -202,7 +202,13 @@ fn run_case(kind: &str, case: &Case, certs: &Certs) -> Result<(), String> {
         (Some(want), Err(Rejection::Verify(e))) if *e == want => return Ok(()),
         _ => return Err(format!("expected {}, got {}", case.expect, describe(&got))),
     }
-    if let Ok(Verdict::Event(ev)) = &got {
+    // A batch's case names its first item's ID and type.
+    let event = match &got {
+        Ok(Verdict::Event(ev)) => Some(ev),
+        Ok(Verdict::Batch(events)) => events.first(),
+        _ => None,
+    };
+    if let Some(ev) = event {
         if let Some(id) = &case.event_id {
             if ev.event_id() != id {
                 return Err(format!("event ID {:?}, expected {id:?}", ev.event_id()));
@@ -239,8 +245,8 @@ fn run_handshake(kind: &str, case: &HandshakeCase, certs: &Certs) -> Result<(), 
             code: Some(r.code()),
             confirm: None,
         },
-        Ok(Verdict::Event(ev)) => {
-            return Err(format!("an event ({:?}), not a handshake", ev.event_id()))
+        Ok(v @ (Verdict::Event(_) | Verdict::Batch(_))) => {
+            return Err(format!("{}, not a handshake", describe(&Ok(v))))
         }
     };
     let expect = &case.expect;
@@ -369,6 +375,7 @@ type Certs = BTreeMap<String, String>;
 fn describe(r: &Result<Verdict, Rejection>) -> String {
     match r {
         Ok(Verdict::Event(ev)) => format!("an event ({:?})", ev.event_id()),
+        Ok(Verdict::Batch(events)) => format!("a batch of {} events", events.len()),
         Ok(Verdict::Handshake(a)) => format!("a handshake answer ({})", a.status),
         Err(e) => e.code().to_owned(),
     }

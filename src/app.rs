@@ -76,7 +76,7 @@ impl Application {
         };
         let store = Store::connect(&settings.store).await?;
         let bind = |addr: &ListenAddr, key: &str| {
-            TcpListener::bind(addr.as_str())
+            crate::http::listen::bind(addr.as_str(), settings.server.backlog)
                 .map_err(|e| anyhow::anyhow!("cannot listen on {addr} (server.{key}): {e}"))
         };
         let (listener, ops) = match role {

@@ -10,8 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::provider::VerifiedWebhook;
 
-/// Stands in for a header value that is itself a secret (a shared token).
-pub const REDACTED: &str = "[redacted]";
+/// Stands in for a value that is itself a secret (a shared token in a
+/// header, the query or the body).
+pub use crate::provider::scheme::REDACTED;
 
 /// A captured request.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -88,7 +89,10 @@ impl CaptureWriter {
             path: req.path().to_owned(),
             query: redact_query(req.query_string(), def.secret_query_params()),
             headers,
-            body_base64: BASE64.encode(body),
+            // A secret inside the body (Microsoft Graph's `clientState`)
+            // is redacted like a header token: a capture is a diagnostic
+            // file, kept and copied about.
+            body_base64: BASE64.encode(def.signature.redacted_body(body)),
             received_at: chrono::Utc::now().to_rfc3339(),
         };
         if let Err(e) = self.save(&capture, ev.event_id()).await {

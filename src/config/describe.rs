@@ -104,6 +104,13 @@ impl Settings {
             d(s.body_timeout),
             s.max_buffered_bytes
         );
+        let _ = writeln!(
+            out,
+            "  max_buffered_bytes_per_peer {}, max_connections {}, backlog {}",
+            s.buffered_bytes_per_peer(),
+            s.max_connections,
+            s.backlog
+        );
         match &s.ops_listen {
             Some(ops) => {
                 let _ = writeln!(
@@ -127,9 +134,11 @@ impl Settings {
         if let Some(tls) = &s.tls {
             let _ = writeln!(
                 out,
-                "  tls: cert {}, key {} [not shown]",
+                "  tls: cert {}, key {} [not shown]; max_tls_handshakes {}, tls_handshake_timeout {}",
                 tls.cert_file.display(),
-                tls.key_file.display()
+                tls.key_file.display(),
+                s.max_tls_handshakes,
+                d(s.tls_handshake_timeout)
             );
         }
     }

@@ -41,6 +41,27 @@ pub struct ServerSettings {
     /// new requests get 503 + `Retry-After` before their body is read.
     /// At least `max_body_bytes`. Default 256 MiB.
     pub max_buffered_bytes: usize,
+    /// Bytes of request bodies one client may hold at once (the client as
+    /// [`crate::http::peer`] tells it: the peer, or behind
+    /// `trusted_proxies` the address they name), so that one client
+    /// cannot take the whole `max_buffered_bytes`. From `max_body_bytes`
+    /// to `max_buffered_bytes`. Default an eighth of
+    /// `max_buffered_bytes`, at least `max_body_bytes`.
+    pub max_buffered_bytes_per_peer: Option<usize>,
+    /// Connections open at once, across the worker threads; past it, new
+    /// connections wait in the listen backlog. Default 25,000.
+    pub max_connections: usize,
+    /// TLS handshakes in progress at once, across the worker threads
+    /// (with `[server.tls]`); past it, new connections wait in the listen
+    /// backlog. Default 4,096.
+    pub max_tls_handshakes: usize,
+    /// A TLS handshake not finished this long after its connection was
+    /// accepted is dropped. Default `2s`.
+    #[serde(with = "humantime_serde")]
+    pub tls_handshake_timeout: Duration,
+    /// Connections the kernel queues for hookline to accept (capped by
+    /// the kernel, `net.core.somaxconn` on Linux). Default 4,096.
+    pub backlog: u32,
     /// `[server.tls]`: serve HTTPS with this certificate and key.
     pub tls: Option<TlsFiles>,
     /// A second address, `host:port`, for the operators' routes:
@@ -61,6 +82,11 @@ impl Default for ServerSettings {
             trusted_proxies: Vec::new(),
             body_timeout: Duration::from_secs(10),
             max_buffered_bytes: 256 * 1024 * 1024,
+            max_buffered_bytes_per_peer: None,
+            max_connections: 25_000,
+            max_tls_handshakes: 4096,
+            tls_handshake_timeout: Duration::from_secs(2),
+            backlog: 4096,
             tls: None,
             ops_listen: None,
         }
@@ -68,6 +94,13 @@ impl Default for ServerSettings {
 }
 
 impl ServerSettings {
+    /// `max_buffered_bytes_per_peer`, or its default.
+    pub fn buffered_bytes_per_peer(&self) -> usize {
+        self.max_buffered_bytes_per_peer
+            .unwrap_or((self.max_buffered_bytes / 8).max(self.max_body_bytes))
+            .min(self.max_buffered_bytes)
+    }
+
     /// The section's own rules; those that relate it to others are in
     /// [`super::rules`].
     pub(super) fn check(&self) -> Vec<ConfigIssue> {
@@ -80,6 +113,29 @@ impl ServerSettings {
         }
         if self.body_timeout.is_zero() {
             issues.push(ConfigIssue::new("server.body_timeout", "must be positive"));
+        }
+        for (key, value) in [
+            ("server.max_connections", self.max_connections),
+            ("server.max_tls_handshakes", self.max_tls_handshakes),
+            ("server.backlog", self.backlog as usize),
+        ] {
+            if value == 0 {
+                issues.push(ConfigIssue::new(key, "must be greater than 0"));
+            }
+        }
+        if self.tls_handshake_timeout.is_zero() {
+            issues.push(ConfigIssue::new(
+                "server.tls_handshake_timeout",
+                "must be positive",
+            ));
+        }
+        if let Some(per_peer) = self.max_buffered_bytes_per_peer {
+            if per_peer < self.max_body_bytes || per_peer > self.max_buffered_bytes {
+                issues.push(ConfigIssue::new(
+                    "server.max_buffered_bytes_per_peer",
+                    "must be from server.max_body_bytes (one largest body) to server.max_buffered_bytes",
+                ));
+            }
         }
         if let Some(tls) = &self.tls {
             issues.extend(tls.check("server.tls.cert_file", "server.tls.key_file"));

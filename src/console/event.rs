@@ -7,7 +7,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use maud::{html, Markup};
 use serde::Deserialize;
 
-use super::events::{event_href, state_badge};
+use super::events::{event_links, state_badge, EventQuery};
 use super::page::{frame, respond, see_other, Failure};
 use super::session::{checked_form, field, Authed};
 use crate::http::{ApiError, AppState};
@@ -24,9 +24,20 @@ const EXCERPT: usize = 200;
 
 type EventPath = web::Path<(String, String, String)>;
 
+/// The event a page's path names (`/console/events/P/T/ID`).
 fn event_ref(path: &EventPath) -> Result<EventRef, Failure> {
     let (provider, tenant, event_id) = path.as_ref();
     Ok(EventRef::parse(provider, tenant, event_id)?)
+}
+
+/// The event a page's query names (`/console/event?...`: an ID a path
+/// cannot carry, [`super::events::event_links`]).
+fn queried(query: &EventQuery) -> Result<EventRef, Failure> {
+    Ok(EventRef::parse(
+        &query.provider,
+        &query.tenant,
+        &query.event_id,
+    )?)
 }
 
 #[derive(Deserialize)]
@@ -42,16 +53,34 @@ pub async fn page(
     done: web::Query<Done>,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, Failure> {
-    let event = event_ref(&path)?;
+    show(auth, event_ref(&path)?, &done, &state).await
+}
+
+/// `GET /console/event?provider=&tenant=&event_id=`.
+pub async fn page_by_query(
+    auth: Authed,
+    query: web::Query<EventQuery>,
+    done: web::Query<Done>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, Failure> {
+    show(auth, queried(&query)?, &done, &state).await
+}
+
+async fn show(
+    auth: Authed,
+    event: EventRef,
+    done: &Done,
+    state: &AppState,
+) -> Result<HttpResponse, Failure> {
     let report = state
         .store
         .event_report(&event.provider, &event.tenant, &event.event_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no record of {event}")))?;
-    let payloads = payloads(&state, &report).await?;
-    let body = body_of(&state, &event, &report, payloads.first()).await?;
-    let headers = super::headers::section(&state, &event, &forwarded(&payloads)).await;
-    let href = event_href(&event.provider, &event.tenant, &event.event_id);
+    let payloads = payloads(state, &report).await?;
+    let body = body_of(state, &event, &report, payloads.first()).await?;
+    let headers = super::headers::section(state, &event, &forwarded(&payloads)).await;
+    let links = event_links(&event.provider, &event.tenant, &event.event_id);
     let content = html! {
         h1 { "Event " code { (event.event_id) } }
         p.muted { (event.provider) " / " (event.tenant) }
@@ -65,21 +94,21 @@ pub async fn page(
         h2 { "Headers" }
         (headers)
         h2 { "Body" }
-        (body_view(body.as_deref(), &href))
+        (body_view(body.as_deref(), &links.body))
         h2 { "Deliveries" }
         @if report.deliveries.is_empty() && report.held.is_some() {
             p.muted { "None: the event is held." }
         } @else if report.deliveries.is_empty() {
             p.muted { "No handler subscribes to this event." }
         } @else {
-            form.inline method="post" action={ (href) "/redeliver" } {
+            form.inline method="post" action=(links.redeliver) {
                 input type="hidden" name="csrf" value=(auth.0.csrf);
                 button type="submit" { "Redeliver to all handlers" }
             }
-            @for d in &report.deliveries { (delivery(d, &href, &auth.0.csrf)) }
+            @for d in &report.deliveries { (delivery(d, &links.redeliver, &auth.0.csrf)) }
         }
         @if !report.quarantined.is_empty() { (quarantined(&report)) }
-        @if let Some(held) = &report.held { (super::held::section(held, &href, &auth.0.csrf)) }
+        @if let Some(held) = &report.held { (super::held::section(held, &links.release, &auth.0.csrf)) }
     };
     Ok(respond(
         StatusCode::OK,
@@ -110,23 +139,30 @@ fn forwarded(payloads: &[Leased]) -> Vec<(String, String)> {
 
 /// The event's body: its `processed_event` row's (critical events), else
 /// the one its first delivery carries, else its held copy's; `None` when
-/// none keeps it.
+/// none keeps it. A secret the provider's scheme reads from the body
+/// (Microsoft Graph's `clientState`) is shown redacted, here and in the
+/// download.
 async fn body_of(
     state: &AppState,
     event: &EventRef,
     report: &EventReport,
     payload: Option<&Leased>,
 ) -> Result<Option<Vec<u8>>, Failure> {
-    if report.processed_event.is_some() {
-        let row = state
+    let body = if report.processed_event.is_some() {
+        state
             .store
             .processed_event(&event.provider, &event.tenant, &event.event_id)
-            .await?;
-        return Ok(row.map(|r| r.body));
-    }
-    Ok(payload
-        .map(|p| p.body.to_vec())
-        .or_else(|| report.held.as_ref().map(|h| h.body.clone())))
+            .await?
+            .map(|r| r.body)
+    } else {
+        payload
+            .map(|p| p.body.to_vec())
+            .or_else(|| report.held.as_ref().map(|h| h.body.clone()))
+    };
+    let Some(provider) = state.settings.providers.get(event.provider.as_str()) else {
+        return Ok(body);
+    };
+    Ok(body.map(|b| provider.def.signature.redacted_body(&b).into_owned()))
 }
 
 fn verdict(report: &EventReport) -> Markup {
@@ -169,7 +205,7 @@ fn time(t: &chrono::DateTime<chrono::Utc>) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
-fn body_view(body: Option<&[u8]>, href: &str) -> Markup {
+fn body_view(body: Option<&[u8]>, download: &str) -> Markup {
     let Some(body) = body else {
         return html! { p.muted { "Not kept: the body is kept for critical events (the provider's " code { "critical" } " globs) and with deliveries, and this event has neither." } };
     };
@@ -186,11 +222,11 @@ fn body_view(body: Option<&[u8]>, href: &str) -> Markup {
     html! {
         pre.body { (shown) }
         @if cut { p { "Truncated at " (BODY_SHOWN / 1024) " KB. " } }
-        p { a href={ (href) "/body" } download { "Download the body (" (body.len()) " bytes)" } }
+        p { a href=(download) download { "Download the body (" (body.len()) " bytes)" } }
     }
 }
 
-fn delivery(d: &DeliveryReport, href: &str, csrf: &str) -> Markup {
+fn delivery(d: &DeliveryReport, redeliver: &str, csrf: &str) -> Markup {
     let v = &d.delivery;
     html! {
         section.delivery {
@@ -199,7 +235,7 @@ fn delivery(d: &DeliveryReport, href: &str, csrf: &str) -> Markup {
                 (plural(d.attempts.len() as u64, "attempt", "attempts")) " recorded, oldest first; " (v.attempts) " since it was last queued (the count starts again at 1 each time)"
                 @if let Some(next) = &v.next_attempt_at { "; next at " (next) }
             }
-            form.inline method="post" action={ (href) "/redeliver" } {
+            form.inline method="post" action=(redeliver) {
                 input type="hidden" name="csrf" value=(csrf);
                 input type="hidden" name="handler" value=(v.handler);
                 button type="submit" { "Redeliver to " (v.handler) }
@@ -255,15 +291,27 @@ pub async fn body(
     path: EventPath,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, Failure> {
-    let event = event_ref(&path)?;
+    download(event_ref(&path)?, &state).await
+}
+
+/// `GET /console/event/body?provider=&tenant=&event_id=`.
+pub async fn body_by_query(
+    _auth: Authed,
+    query: web::Query<EventQuery>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, Failure> {
+    download(queried(&query)?, &state).await
+}
+
+async fn download(event: EventRef, state: &AppState) -> Result<HttpResponse, Failure> {
     let report = state
         .store
         .event_report(&event.provider, &event.tenant, &event.event_id)
         .await?;
     let body = match &report {
         Some(report) => {
-            let payloads = payloads(&state, report).await?;
-            body_of(&state, &event, report, payloads.first()).await?
+            let payloads = payloads(state, report).await?;
+            body_of(state, &event, report, payloads.first()).await?
         }
         None => None,
     }
@@ -286,9 +334,30 @@ pub async fn redeliver(
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, Failure> {
     let fields = checked_form(&req, &auth.0, &body)?;
-    let event = event_ref(&path)?;
-    let handler = field(&fields, "handler").map(lookup::handler).transpose()?;
+    requeue(event_ref(&path)?, &fields, &state).await
+}
+
+/// `POST /console/event/redeliver?provider=&tenant=&event_id=`.
+pub async fn redeliver_by_query(
+    req: HttpRequest,
+    auth: Authed,
+    query: web::Query<EventQuery>,
+    body: web::Bytes,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, Failure> {
+    let fields = checked_form(&req, &auth.0, &body)?;
+    requeue(queried(&query)?, &fields, &state).await
+}
+
+/// Requeue the deliveries of `event` (of the form's `handler` only, when
+/// given), then back to its page.
+async fn requeue(
+    event: EventRef,
+    fields: &[(String, String)],
+    state: &AppState,
+) -> Result<HttpResponse, Failure> {
+    let handler = field(fields, "handler").map(lookup::handler).transpose()?;
     let n = state.requeue(&event.deliveries(handler.as_ref())).await?;
-    let href = event_href(&event.provider, &event.tenant, &event.event_id);
-    Ok(see_other(&format!("{href}?requeued={n}")))
+    let links = event_links(&event.provider, &event.tenant, &event.event_id);
+    Ok(see_other(&links.page_with("requeued", &n.to_string())))
 }

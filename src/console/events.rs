@@ -23,13 +23,63 @@ use crate::lookup::EventRef;
 use crate::store::delivery::DeliveryView;
 use crate::store::listing::{EventListed, EventRecord, VerdictListed};
 
-/// The page of one event, as a path with each part encoded.
-pub fn event_href(provider: &str, tenant: &str, event_id: &str) -> String {
+/// Where one event's page, its body download and its forms (re-delivery,
+/// release of a held event) are.
+pub struct EventLinks {
+    pub page: String,
+    pub body: String,
+    pub redeliver: String,
+    pub release: String,
+}
+
+impl EventLinks {
+    /// `page` with `name=value` added to its query.
+    pub fn page_with(&self, name: &str, value: &str) -> String {
+        let sep = if self.page.contains('?') { '&' } else { '?' };
+        let pair = form_urlencoded::Serializer::new(String::new())
+            .append_pair(name, value)
+            .finish();
+        format!("{}{sep}{pair}", self.page)
+    }
+}
+
+/// The links of one event: a path with each part encoded
+/// (`/console/events/P/T/ID`), or, for an ID a path cannot carry, the
+/// same pages with the three in the query (`/console/event?...`).
+///
+/// A path cannot carry `.` or `..`: browsers and the `url` crate resolve
+/// such a segment (encoded as `%2E` too), so the link would lead to
+/// another page.
+pub fn event_links(provider: &str, tenant: &str, event_id: &str) -> EventLinks {
+    if matches!(event_id, "." | "..") {
+        let query = form_urlencoded::Serializer::new(String::new())
+            .append_pair("provider", provider)
+            .append_pair("tenant", tenant)
+            .append_pair("event_id", event_id)
+            .finish();
+        return EventLinks {
+            page: format!("/console/event?{query}"),
+            body: format!("/console/event/body?{query}"),
+            redeliver: format!("/console/event/redeliver?{query}"),
+            release: format!("/console/event/release?{query}"),
+        };
+    }
     let mut url = url::Url::parse("http://console/console/events").expect("a valid base");
     url.path_segments_mut()
         .expect("a base with a path")
         .extend([provider, tenant, event_id]);
-    url.path().to_owned()
+    let page = url.path().to_owned();
+    EventLinks {
+        body: format!("{page}/body"),
+        redeliver: format!("{page}/redeliver"),
+        release: format!("{page}/release"),
+        page,
+    }
+}
+
+/// The page of one event ([`event_links`]).
+pub fn event_href(provider: &str, tenant: &str, event_id: &str) -> String {
+    event_links(provider, tenant, event_id).page
 }
 
 /// The find-by-ID form.
@@ -224,20 +274,20 @@ pub async fn list(
     ))
 }
 
+/// An event named in the query: the find form's fields, and the pages of
+/// an event whose ID a path cannot carry ([`event_links`]).
 #[derive(Deserialize)]
-pub struct FindQuery {
-    provider: String,
-    tenant: String,
-    event_id: String,
+pub struct EventQuery {
+    pub provider: String,
+    pub tenant: String,
+    pub event_id: String,
 }
 
-/// `GET /console/find`: to the event's page.
-pub async fn find(_auth: Authed, query: web::Query<FindQuery>) -> Result<HttpResponse, Failure> {
-    let event = EventRef::parse(
-        query.provider.trim(),
-        query.tenant.trim(),
-        query.event_id.trim(),
-    )?;
+/// `GET /console/find`: to the event's page. The provider and tenant are
+/// names without spaces, so they are trimmed; the event ID is the
+/// provider's, taken as written.
+pub async fn find(_auth: Authed, query: web::Query<EventQuery>) -> Result<HttpResponse, Failure> {
+    let event = EventRef::parse(query.provider.trim(), query.tenant.trim(), &query.event_id)?;
     Ok(see_other(&event_href(
         &event.provider,
         &event.tenant,

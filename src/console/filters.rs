@@ -141,6 +141,11 @@ impl Filters {
     }
 
     fn text(&self, name: &str) -> Option<&str> {
+        // An event ID is the provider's, surrounding spaces included: only
+        // an empty field is no filter.
+        if name == "event_id" {
+            return self.event_id.as_deref().filter(|v| !v.is_empty());
+        }
         given(match name {
             "provider" => &self.provider,
             "tenant" => &self.tenant,
@@ -373,5 +378,14 @@ mod tests {
         }
         assert_eq!(time("since", "2026-11-23"), Ok(1_795_392_000_000));
         assert!(time("since", "23/11/2026, 08:00").is_err());
+        let spaced = Filters {
+            event_id: Some(" evt 1 ".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            spaced.to_filter().unwrap().event_id.as_deref(),
+            Some(" evt 1 "),
+            "an event ID is taken as written"
+        );
     }
 }

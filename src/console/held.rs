@@ -5,15 +5,16 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 use maud::{html, Markup};
 
-use super::events::event_href;
+use super::events::{event_links, EventQuery};
 use super::page::{see_other, Failure};
 use super::session::{checked_form, Authed};
 use crate::http::AppState;
 use crate::lookup::EventRef;
 use crate::store::{EventKey, HeldEvent};
 
-/// The held record's section of the event page.
-pub fn section(held: &HeldEvent, href: &str, csrf: &str) -> Markup {
+/// The held record's section of the event page; `release`, where its
+/// form posts.
+pub fn section(held: &HeldEvent, release: &str, csrf: &str) -> Markup {
     let time =
         |t: &chrono::DateTime<chrono::Utc>| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
     html! {
@@ -37,7 +38,7 @@ pub fn section(held: &HeldEvent, href: &str, csrf: &str) -> Markup {
             }
         }
         @if held.released_at.is_none() {
-            form.inline method="post" action={ (href) "/release" } {
+            form.inline method="post" action=(release) {
                 input type="hidden" name="csrf" value=(csrf);
                 button type="submit" { "Release to the handlers" }
             }
@@ -55,13 +56,30 @@ pub async fn release(
 ) -> Result<HttpResponse, Failure> {
     checked_form(&req, &auth.0, &body)?;
     let (provider, tenant, event_id) = path.as_ref();
-    let event = EventRef::parse(provider, tenant, event_id)?;
+    release_event(EventRef::parse(provider, tenant, event_id)?, &state).await
+}
+
+/// `POST /console/event/release?provider=&tenant=&event_id=`: the same,
+/// for an event ID a path cannot carry.
+pub async fn release_by_query(
+    req: HttpRequest,
+    auth: Authed,
+    query: web::Query<EventQuery>,
+    body: web::Bytes,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, Failure> {
+    checked_form(&req, &auth.0, &body)?;
+    let event = EventRef::parse(&query.provider, &query.tenant, &query.event_id)?;
+    release_event(event, &state).await
+}
+
+async fn release_event(event: EventRef, state: &AppState) -> Result<HttpResponse, Failure> {
     let key = EventKey::new(&event.provider, &event.tenant, &event.event_id);
     let status = state
         .ingest
         .release(&key)
         .await
         .map_err(crate::http::ApiError::from)?;
-    let href = event_href(&event.provider, &event.tenant, &event.event_id);
-    Ok(see_other(&format!("{href}?released={}", status.as_str())))
+    let links = event_links(&event.provider, &event.tenant, &event.event_id);
+    Ok(see_other(&links.page_with("released", status.as_str())))
 }

@@ -78,6 +78,14 @@ pub fn scope() -> Scope<
             "/events/{provider}/{tenant}/{event_id}/release",
             web::post().to(held::release),
         )
+        // The same pages for an event ID a path cannot carry (`.`, `..`).
+        .route("/event", web::get().to(event::page_by_query))
+        .route("/event/body", web::get().to(event::body_by_query))
+        .route(
+            "/event/redeliver",
+            web::post().to(event::redeliver_by_query),
+        )
+        .route("/event/release", web::post().to(held::release_by_query))
         .route("/dead-letters", web::get().to(dead_letters::list))
         .route("/dead-letters/replay", web::post().to(dead_letters::replay))
         .route(

@@ -1,6 +1,9 @@
 //! Signing in and out. The admin token is posted in a form body (never a
 //! URL), compared in constant time, and exchanged for a session cookie; it
-//! is never written back into a page or a log line.
+//! is never written back into a page or a log line. Wrong tokens are
+//! counted per client with the admin API's
+//! ([`crate::http::auth_failures`]): past the limit, a sign-in is answered
+//! 429 + `Retry-After` without its token being compared.
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -9,13 +12,25 @@ use maud::{html, Markup};
 use super::page::{frame, respond, see_other, Failure};
 use super::session::{clear_cookie, cookie_value, field, same_origin, set_cookie, Authed};
 use crate::http::admin::token_matches;
+use crate::http::peer::Peer;
 use crate::http::AppState;
 
-fn sign_in_page(refused: bool) -> Markup {
+/// Why the sign-in form is shown again.
+enum Refused {
+    WrongToken,
+    /// Too many wrong tokens from this client: wait this many seconds.
+    Held(u64),
+}
+
+fn sign_in_page(refused: Option<Refused>) -> Markup {
     let content = html! {
         h1 { "Sign in" }
-        @if refused {
-            p.error role="alert" { "That is not the admin token." }
+        @match refused {
+            Some(Refused::WrongToken) => p.error role="alert" { "That is not the admin token." },
+            Some(Refused::Held(secs)) => p.error role="alert" {
+                "Too many wrong tokens from this address: try again in " (secs) " s."
+            },
+            None => {}
         }
         form.stack method="post" action="/console/sign-in" {
             label for="token" { "Admin token (" code { "admin.token" } ")" }
@@ -34,7 +49,7 @@ pub async fn form(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse 
             return see_other("/console");
         }
     }
-    respond(StatusCode::OK, sign_in_page(false))
+    respond(StatusCode::OK, sign_in_page(None))
 }
 
 /// `POST /console/sign-in` with `token`.
@@ -49,9 +64,24 @@ pub async fn sign_in(
     let Some(token) = &state.settings.admin.token else {
         return Err(Failure::Forbidden("the console is off"));
     };
+    let peer = Peer::of(&req, &state.settings.server);
+    if let Some(wait) = state.auth_failures.wait(peer) {
+        let secs = wait.as_millis().div_ceil(1000).max(1) as u64;
+        let mut res = respond(
+            StatusCode::TOO_MANY_REQUESTS,
+            sign_in_page(Some(Refused::Held(secs))),
+        );
+        res.headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from(secs));
+        return Ok(res);
+    }
     if !token_matches(token, offered) {
-        tracing::warn!("console sign-in refused");
-        return Ok(respond(StatusCode::UNAUTHORIZED, sign_in_page(true)));
+        state.auth_failures.failed(peer);
+        tracing::warn!(client = %peer, "console sign-in refused");
+        return Ok(respond(
+            StatusCode::UNAUTHORIZED,
+            sign_in_page(Some(Refused::WrongToken)),
+        ));
     }
     let cookie = state.console.open(&state.store).await?;
     tracing::info!("console sign-in");

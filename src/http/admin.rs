@@ -18,6 +18,7 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
+use super::peer::Peer;
 use super::problem::ApiError;
 use super::AppState;
 use crate::lookup::{self, DeadLetterFilters, EventRef, InputError};
@@ -84,6 +85,12 @@ async fn guard(
         // Off: as if the routes did not exist.
         return Err(ApiError::NotFound("the admin API is disabled".into()).into());
     };
+    // A client that offered too many wrong tokens is held off before its
+    // token is compared (console sign-ins count too).
+    let peer = Peer::of(req.request(), &state.settings.server);
+    if let Some(retry_after) = state.auth_failures.wait(peer) {
+        return Err(ApiError::TooManyFailures { retry_after }.into());
+    }
     let offered = req
         .headers()
         .get("authorization")
@@ -91,6 +98,7 @@ async fn guard(
         .and_then(|v| v.strip_prefix("Bearer "))
         .unwrap_or("");
     if !token_matches(token, offered) {
+        state.auth_failures.failed(peer);
         return Err(ApiError::Unauthorized.into());
     }
     let res = next.call(req).await?;

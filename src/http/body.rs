@@ -1,11 +1,19 @@
 //! Reading a webhook's body: capped in size (`server.max_body_bytes`),
-//! in time (`server.body_timeout`) and, across all requests, in memory
-//! ([`BufferBudget`], `server.max_buffered_bytes`).
+//! in time (`server.body_timeout`) and, across all requests and per
+//! client, in memory ([`BufferBudget`], `server.max_buffered_bytes`,
+//! `server.max_buffered_bytes_per_peer`).
 //!
 //! Order: a declared length over the cap is 413 before anything is read;
-//! a reservation the budget cannot cover is 503 + `Retry-After` before
-//! anything is read; a body not in whole by the deadline is 408. A body
-//! left unread closes the connection once answered ([`hold_until_sent`]).
+//! the first chunk's reservation the budget cannot cover is 503 +
+//! `Retry-After` before anything is read, and so is a later one as the
+//! body arrives; a body not in whole by the deadline is 408. A body left
+//! unread closes the connection once answered ([`hold_until_sent`]).
+//!
+//! What is reserved follows what arrives: the first chunk before a byte
+//! is read, then twice as much each time the body outgrows it (never past
+//! its declared length), and the buffer grows in the same steps. A
+//! sender that declares a large body and sends nothing, or dribbles it,
+//! holds only what it sent, not what it promised.
 
 use std::error::Error as StdError;
 use std::pin::Pin;
@@ -19,11 +27,12 @@ use bytes::{Bytes, BytesMut};
 use futures::StreamExt;
 
 use super::budget::{BufferBudget, Reservation};
+use super::peer::Peer;
 use super::problem::ApiError;
 use crate::config::ServerSettings;
 
-/// What a body without a declared length (chunked) reserves before its
-/// first byte: its reservation then grows with each chunk.
+/// What a body reserves before its first byte (less if it declares less):
+/// its reservation then grows as it arrives.
 const FIRST_CHUNK: usize = 16 * 1024;
 
 /// A body read whole, and the share of the budget it holds until the
@@ -56,11 +65,15 @@ pub async fn read(
     let full = || ApiError::BufferFull {
         retry_after: server.body_timeout,
     };
+    let peer = Peer::of(req, server);
+    // At most this much can arrive: actix ends a body at its declared
+    // length.
+    let most = declared.unwrap_or(limit).min(limit);
     let mut reservation = budget
-        .try_reserve(declared.unwrap_or(FIRST_CHUNK).min(limit))
+        .try_reserve(peer, FIRST_CHUNK.min(most))
         .ok_or_else(full)?;
-    // The buffer is allocated at the reserved size at once: what is
-    // reserved is what is held, whatever pace the sender keeps.
+    // What is reserved is what the buffer may take: it grows with the
+    // reservation, never ahead of it.
     let mut body = BytesMut::with_capacity(reservation.bytes());
     let read_all = async {
         while let Some(chunk) = payload.next().await {
@@ -69,8 +82,18 @@ pub async fn read(
             if total > limit {
                 return Err(ApiError::PayloadTooLarge { limit });
             }
-            if !reservation.grow_to(total) {
-                return Err(full());
+            if total > reservation.bytes() {
+                // Doubled until it covers what arrived, whatever the
+                // chunks: 16, 32, 64 KiB..., then the declared length.
+                let mut next = reservation.bytes().max(1);
+                while next < total {
+                    next = next.saturating_mul(2);
+                }
+                let next = next.min(most).max(total);
+                if !reservation.grow_to(next) {
+                    return Err(full());
+                }
+                body.reserve(next - body.len());
             }
             body.extend_from_slice(&chunk);
         }

@@ -25,6 +25,7 @@ use bytes::Bytes;
 use flate2::read::MultiGzDecoder;
 
 use super::budget::{BufferBudget, Reservation};
+use super::peer::Peer;
 use super::problem::ApiError;
 
 /// gzip's first two bytes (RFC 1952, ID1 ID2).
@@ -98,6 +99,7 @@ pub fn gunzip(
 /// docs), else `body` itself, holding nothing more.
 pub fn decode(
     headers: &HeaderMap,
+    peer: Peer,
     body: Bytes,
     limit: usize,
     budget: &Arc<BufferBudget>,
@@ -116,7 +118,7 @@ pub fn decode(
     let decoded = gunzip(&body, limit, |total| match &mut reservation {
         Some(r) => r.grow_to(total),
         None => {
-            reservation = budget.try_reserve(total);
+            reservation = budget.try_reserve(peer, total);
             reservation.is_some()
         }
     });
@@ -158,12 +160,17 @@ mod tests {
         h
     }
 
+    fn peer() -> Peer {
+        Peer::from_ip(std::net::Ipv4Addr::LOCALHOST.into())
+    }
+
     #[test]
     fn a_gzip_body_is_decoded_and_held_against_the_budget() {
-        let budget = BufferBudget::new(1 << 20);
+        let budget = BufferBudget::new(1 << 20, 1 << 20);
         let plain = br#"{"type":"message.new"}"#;
         let d = decode(
             &headers(Some("gzip")),
+            peer(),
             Bytes::from(gz(plain)),
             1024,
             &budget,
@@ -179,11 +186,18 @@ mod tests {
     #[test]
     fn only_a_declared_and_real_gzip_body_is_decoded() {
         let plain = Bytes::from_static(b"{}");
-        let budget = BufferBudget::new(1024);
+        let budget = BufferBudget::new(1024, 1024);
         let same = |h: HeaderMap, body: Bytes| {
-            decode(&h, body.clone(), 1024, &budget, Duration::from_secs(1))
-                .unwrap()
-                .bytes
+            decode(
+                &h,
+                peer(),
+                body.clone(),
+                1024,
+                &budget,
+                Duration::from_secs(1),
+            )
+            .unwrap()
+            .bytes
                 == body
         };
         // Declared but already plain (a replayed capture): as it is.
@@ -207,9 +221,10 @@ mod tests {
         .unwrap_err();
         assert_eq!(err, DecodeError::TooLarge { limit: 100_000 });
         assert!(asked <= 100_000);
-        let budget = BufferBudget::new(1 << 30);
+        let budget = BufferBudget::new(1 << 30, 1 << 30);
         let err = decode(
             &headers(Some("gzip")),
+            peer(),
             Bytes::from(bomb),
             100_000,
             &budget,
@@ -222,9 +237,10 @@ mod tests {
 
     #[test]
     fn a_full_budget_and_bad_gzip_are_refused() {
-        let budget = BufferBudget::new(10);
+        let budget = BufferBudget::new(10, 10);
         let err = decode(
             &headers(Some("gzip")),
+            peer(),
             Bytes::from(gz(&[b'x'; 100])),
             1000,
             &budget,

@@ -10,27 +10,28 @@
 //! platform's roots plus `[tls] ca_file`, no redirects, a timeout, capped
 //! reads.
 //!
-//! A certificate is fetched once per URL and kept for
-//! [`CERTIFICATE_TTL`] (the providers' certificate URLs name one
-//! certificate each); requests waiting on the same URL share one fetch. A
-//! failed fetch is not kept: the provider's retry fetches again. At most
-//! [`MAX_CERTIFICATES`] are kept, the oldest dropped first.
+//! A certificate is fetched before its signature can be checked, so
+//! anyone can name one: what is fetched is bounded by
+//! [`super::fetch_cache`] (one fetch per URL, failures remembered, a
+//! budget of new URLs per provider) and by [`MAX_CONCURRENT_FETCHES`] at
+//! once across the process. A request refused by any of these is answered
+//! 503 + `Retry-After` (`fetch_failed`), and the provider retries.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use futures::StreamExt;
-use tokio::sync::OnceCell;
+use tokio::sync::Semaphore;
 
+use super::fetch_cache::{Cache, Refused};
 use crate::config::{Provider, Tenant, TlsSettings};
 use crate::delivery::destination::http as outbound;
 use crate::provider::{certificate_to_fetch, FetchUrl, Key, KeyError, UntrustedRequest};
 
-/// How long a fetched certificate is used.
-pub const CERTIFICATE_TTL: Duration = Duration::from_secs(24 * 3600);
-/// How many certificates are kept at once.
-pub const MAX_CERTIFICATES: usize = 256;
+/// Certificate fetches in flight at once, across every provider.
+pub const MAX_CONCURRENT_FETCHES: usize = 4;
+/// How long a request waits for one of those before it is answered 503.
+const FETCH_QUEUE_WAIT: Duration = Duration::from_secs(2);
 /// The longest answer read from a fetched URL.
 const MAX_FETCH_BYTES: usize = 64 * 1024;
 /// The whole of one fetch, connection included.
@@ -39,12 +40,8 @@ const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
 /// The fetching client and the certificate cache; one per process.
 pub struct Fetcher {
     client: reqwest::Client,
-    certificates: Mutex<HashMap<FetchUrl, Cached>>,
-}
-
-struct Cached {
-    cell: Arc<OnceCell<Arc<Key>>>,
-    since: Instant,
+    cache: Cache,
+    slots: Semaphore,
 }
 
 /// Why a fetch failed. Says nothing of the URL beyond its host: a
@@ -59,6 +56,12 @@ pub enum FetchError {
     TooLarge { host: String },
     #[error("{host} answered no usable certificate: {reason}")]
     Certificate { host: String, reason: KeyError },
+    #[error("not fetched from {host} again yet: its last fetch failed")]
+    FailedRecently { host: String },
+    #[error("not fetched from {host}: too many new certificate URLs for this provider lately")]
+    TooManyNew { host: String },
+    #[error("not fetched from {host}: {MAX_CONCURRENT_FETCHES} fetches already in flight")]
+    Busy { host: String },
 }
 
 impl Fetcher {
@@ -69,24 +72,53 @@ impl Fetcher {
             .map_err(|e| e.to_string())?;
         Ok(Fetcher {
             client,
-            certificates: Mutex::new(HashMap::new()),
+            cache: Cache::new(),
+            slots: Semaphore::new(MAX_CONCURRENT_FETCHES),
         })
     }
 
-    /// The certificate at `url`, from the cache or fetched now.
-    pub async fn certificate(&self, url: &FetchUrl) -> Result<Arc<Key>, FetchError> {
-        let cell = self.cell(url);
+    /// The certificate at `url`, named by a request to `provider`: from
+    /// the cache, or fetched now if the cache's bounds allow.
+    pub async fn certificate(
+        &self,
+        provider: &str,
+        url: &FetchUrl,
+    ) -> Result<Arc<Key>, FetchError> {
+        let host = || url.host().to_owned();
+        let refused = |r| match r {
+            Refused::FailedRecently => FetchError::FailedRecently { host: host() },
+            Refused::TooManyNew => FetchError::TooManyNew { host: host() },
+        };
+        let cell = self.cache.cell(provider, url).map_err(refused)?;
         let key = cell
             .get_or_try_init(|| async {
-                let pem = self.get(url).await?;
-                let key = Key::certificate(url.clone(), &pem).map_err(|reason| {
-                    FetchError::Certificate {
-                        host: url.host().to_owned(),
+                // A request that waited on a fetch that failed meanwhile
+                // takes its turn here: it must not fetch again.
+                if self.cache.failed_recently(url) {
+                    return Err(FetchError::FailedRecently { host: host() });
+                }
+                let _slot = tokio::time::timeout(FETCH_QUEUE_WAIT, self.slots.acquire())
+                    .await
+                    .map_err(|_| FetchError::Busy { host: host() })?
+                    .expect("the semaphore is never closed");
+                let fetched = async {
+                    let pem = self.get(url).await?;
+                    Key::certificate(url.clone(), &pem).map_err(|reason| FetchError::Certificate {
+                        host: host(),
                         reason,
+                    })
+                }
+                .await;
+                match fetched {
+                    Ok(key) => {
+                        tracing::info!(host = url.host(), "fetched a signing certificate");
+                        Ok(Arc::new(key))
                     }
-                })?;
-                tracing::info!(host = url.host(), "fetched a signing certificate");
-                Ok::<_, FetchError>(Arc::new(key))
+                    Err(e) => {
+                        self.cache.failed(url, &cell);
+                        Err(e)
+                    }
+                }
             })
             .await?;
         Ok(key.clone())
@@ -96,27 +128,6 @@ impl Fetcher {
     /// subscription); any 2xx is success.
     pub async fn confirm(&self, url: &FetchUrl) -> Result<(), FetchError> {
         self.get(url).await.map(drop)
-    }
-
-    /// The cache slot of `url`: dropping expired slots, and the oldest when
-    /// full.
-    fn cell(&self, url: &FetchUrl) -> Arc<OnceCell<Arc<Key>>> {
-        let mut cache = self.certificates.lock().expect("certificate cache lock");
-        cache.retain(|_, c| c.since.elapsed() < CERTIFICATE_TTL);
-        if cache.len() >= MAX_CERTIFICATES && !cache.contains_key(url) {
-            let oldest = cache
-                .iter()
-                .min_by_key(|(_, c)| c.since)
-                .map(|(u, _)| u.clone());
-            if let Some(oldest) = oldest {
-                cache.remove(&oldest);
-            }
-        }
-        let slot = cache.entry(url.clone()).or_insert_with(|| Cached {
-            cell: Arc::new(OnceCell::new()),
-            since: Instant::now(),
-        });
-        slot.cell.clone()
     }
 
     /// The body of a 2xx answer to `GET url`, at most [`MAX_FETCH_BYTES`].
@@ -157,7 +168,7 @@ pub(super) async fn certificate_for(
     let Some(url) = certificate_to_fetch(provider, tenant, req)? else {
         return Ok(None);
     };
-    match fetcher.certificate(&url).await {
+    match fetcher.certificate(&provider.name, &url).await {
         Ok(key) => Ok(Some(key)),
         Err(e) => {
             tracing::warn!(error = %e, "cannot fetch the signing certificate");

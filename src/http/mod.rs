@@ -8,24 +8,30 @@
 //!   the webhook route needs before verification (capped body reads, a
 //!   gzip body decoded under the same caps, the buffer cap, ingest rate
 //!   limits, the URL the provider called);
-//! - `fetch`: what a request makes hookline fetch (a provider's signing
-//!   certificate, cached; SNS's `SubscribeURL`);
+//! - `fetch`, `fetch_cache`: what a request makes hookline fetch (a
+//!   provider's signing certificate, cached, failures too, with bounds;
+//!   SNS's `SubscribeURL`);
 //! - `ops`: `/healthz`, `/readyz`, `/metrics` and every unknown route;
 //! - `admin`: `/admin`, when `admin.token` is set (and the web console,
-//!   [`crate::console`], under `/console`);
-//! - `listeners`: with `server.ops_listen`, which listener serves which
-//!   routes;
+//!   [`crate::console`], under `/console`); `auth_failures`, wrong tokens
+//!   counted per client ([`peer`]);
+//! - `listen`, `listeners`: binding a listener with its backlog; with
+//!   `server.ops_listen`, which listener serves which routes;
 //! - `problem`: [`ApiError`], every answer that is not a success.
 
 pub(crate) mod admin;
+pub mod auth_failures;
 mod body;
 pub mod budget;
 pub mod content_encoding;
 mod external_url;
 pub mod fetch;
+pub mod fetch_cache;
 mod handshake;
+pub mod listen;
 mod listeners;
 mod ops;
+pub mod peer;
 pub mod problem;
 pub mod rate;
 mod receive;
@@ -75,6 +81,8 @@ pub struct AppState {
     pub rates: RateLimits,
     /// The web console's sign-in sessions.
     pub console: crate::console::Sessions,
+    /// Wrong admin tokens per client (console sign-in, admin API).
+    pub auth_failures: auth_failures::AuthFailures,
     /// Fetches signing certificates (cached) and confirmation URLs.
     pub fetcher: Fetcher,
     /// The operators' listener (`server.ops_listen`), when there is one:
@@ -95,9 +103,13 @@ impl AppState {
                 .capture
                 .as_ref()
                 .map(|c| CaptureWriter::new(c.dir.clone())),
-            budget: BufferBudget::new(settings.server.max_buffered_bytes),
+            budget: BufferBudget::new(
+                settings.server.max_buffered_bytes,
+                settings.server.buffered_bytes_per_peer(),
+            ),
             rates: RateLimits::new(&settings),
             console: crate::console::Sessions::new(settings.admin.token.as_ref()),
+            auth_failures: Default::default(),
             fetcher,
             ingest: crate::ingest::Ingest::new(settings.clone(), store.clone(), metrics.clone()),
             settings,
@@ -162,6 +174,16 @@ pub fn serve(
         None => None,
     };
     state.ops_addr = ops.as_ref().map(TcpListener::local_addr).transpose()?;
+    let limits = &state.settings.server;
+    // actix counts connections and handshakes per worker thread; the
+    // settings are for the whole listener.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per_worker = |total: usize| total.div_ceil(workers).max(1);
+    let (connections, handshakes) = (
+        per_worker(limits.max_connections),
+        per_worker(limits.max_tls_handshakes),
+    );
+    let handshake_timeout = limits.tls_handshake_timeout;
     let state = web::Data::new(state);
     let server = HttpServer::new(move || {
         App::new()
@@ -169,6 +191,14 @@ pub fn serve(
             .wrap(from_fn(listeners::split))
             .configure(routes)
     })
+    .workers(workers)
+    .max_connections(connections)
+    // Connections that never finish their handshake hold a slot each
+    // until the timeout: enough slots, and a short timeout, keep a flood
+    // of them from queueing real clients behind it (actix's defaults, 256
+    // per worker and 3 s, do not).
+    .max_connection_rate(handshakes)
+    .tls_handshake_timeout(handshake_timeout)
     .disable_signals()
     .shutdown_timeout(grace.as_secs());
     let server = match &cert {

@@ -40,6 +40,10 @@ pub enum ApiError {
     MethodNotAllowed { allow: Vec<&'static str> },
     #[error("a valid bearer token is required")]
     Unauthorized,
+    /// This client offered too many wrong admin tokens lately
+    /// ([`super::auth_failures`]); its token is not even compared.
+    #[error("too many wrong tokens from this client; retry later")]
+    TooManyFailures { retry_after: Duration },
     /// Over the provider+tenant's `rate_limit`; answered before the body is
     /// read.
     #[error("too many requests for this provider and tenant; retry later")]
@@ -96,6 +100,7 @@ impl ApiError {
             ApiError::AlreadyDone(_) => "already_done",
             ApiError::MethodNotAllowed { .. } => "method_not_allowed",
             ApiError::Unauthorized => "unauthorized",
+            ApiError::TooManyFailures { .. } => "too_many_failures",
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::PayloadTooLarge { .. } => "payload_too_large",
             ApiError::BodyTimeout(_) => "body_timeout",
@@ -143,6 +148,7 @@ impl ApiError {
         match self {
             ApiError::InProgress { retry_after }
             | ApiError::RateLimited { retry_after }
+            | ApiError::TooManyFailures { retry_after }
             | ApiError::BufferFull { retry_after } => Some(*retry_after),
             ApiError::StoreUnavailable(_)
             | ApiError::NotAcknowledged
@@ -203,7 +209,9 @@ impl ResponseError for ApiError {
             | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
-            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::RateLimited { .. } | ApiError::TooManyFailures { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::BodyRead | ApiError::Unstorable(_) | ApiError::InvalidInput { .. } => {

@@ -197,6 +197,7 @@ async fn serve(
         Some(b) => {
             let d = content_encoding::decode(
                 req.headers(),
+                super::peer::Peer::of(req, server),
                 b.bytes.clone(),
                 server.max_body_bytes,
                 &state.budget,

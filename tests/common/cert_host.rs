@@ -28,6 +28,16 @@ pub fn vectors_file(kind: &str, file: &str) -> String {
 /// it. The vectors were signed in 2023: the routes' tolerance reaches back
 /// that far, so that they verify as they are.
 pub async fn app_and_certificate_host(backend: Backend, cert_of: &str) -> (TestApp, Sink, Pki) {
+    app_and_certificate_host_with(backend, cert_of, "").await
+}
+
+/// [`app_and_certificate_host`] with `extra` TOML in the config (a
+/// handler, a `[capture]`).
+pub async fn app_and_certificate_host_with(
+    backend: Backend,
+    cert_of: &str,
+    extra: &str,
+) -> (TestApp, Sink, Pki) {
     let pki = Pki::new();
     let sink = Sink::start_tls(pki.server_config(false));
     sink.always(Reply::Body(200, vectors_file(cert_of, "test-cert.pem")));
@@ -41,7 +51,7 @@ pub async fn app_and_certificate_host(backend: Backend, cert_of: &str) -> (TestA
          [providers.old-sns.tenants.v1]\nsecrets = [\"{TOPIC}\"]\n\
          [providers.paypal]\nkind = \"paypal\"\nfetch_hosts = [\"localhost\"]\ntolerance = \"100000d\"\n\
          [providers.paypal.tenants.acme]\nsecrets = [\"{WEBHOOK_ID}\"]\n\
-         [providers.paypal.tenants.other]\nsecrets = [\"8PT597110X687430LKGECATA\"]\n",
+         [providers.paypal.tenants.other]\nsecrets = [\"8PT597110X687430LKGECATA\"]\n{extra}",
         pki.path("ca.pem")
     );
     (spawn_app_with(opts).await, sink, pki)

@@ -10,6 +10,7 @@
 pub mod backing;
 pub mod brokers;
 pub mod cert_host;
+pub mod connect_proxy;
 pub mod console;
 pub mod pki;
 pub mod private_brokers;

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, KeyPair, SanType};
+use rcgen::{BasicConstraints, Certificate, CertificateParams, DnType, IsCa, KeyPair, SanType};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
@@ -12,6 +12,8 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 pub struct Pki {
     dir: tempfile::TempDir,
     pub ca: CertificateDer<'static>,
+    ca_cert: Certificate,
+    ca_key: KeyPair,
 }
 
 impl Pki {
@@ -40,8 +42,31 @@ impl Pki {
         }
         Pki {
             ca: ca.der().clone(),
+            ca_cert: ca,
+            ca_key,
             dir,
         }
+    }
+
+    /// A server config whose certificate, from this CA, names `hosts`
+    /// (a stand-in for a provider's host, reached through
+    /// [`super::connect_proxy`]).
+    pub fn server_config_for(&self, hosts: &[&str]) -> rustls::ServerConfig {
+        let key = KeyPair::generate().unwrap();
+        let names: Vec<String> = hosts.iter().map(|h| h.to_string()).collect();
+        let mut params = CertificateParams::new(names).unwrap();
+        params.distinguished_name.push(DnType::CommonName, hosts[0]);
+        let cert = params.signed_by(&key, &self.ca_cert, &self.ca_key).unwrap();
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(
+                vec![cert.der().clone()],
+                PrivateKeyDer::try_from(key.serialize_der()).unwrap(),
+            )
+            .unwrap()
     }
 
     pub fn path(&self, file: &str) -> String {

@@ -40,7 +40,34 @@ pub async fn send_partial(
     headers: &[(&str, String)],
     body: &[u8],
 ) -> TcpStream {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    write_partial(stream, port, method, path, headers, body).await
+}
+
+/// [`send_partial`] from another loopback address (`127.0.0.2`): another
+/// client, as the server's per-client limits count them.
+pub async fn send_partial_from(
+    from: [u8; 4],
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &[(&str, String)],
+    body: &[u8],
+) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind((from, 0).into()).unwrap();
+    let stream = socket.connect(([127, 0, 0, 1], port).into()).await.unwrap();
+    write_partial(stream, port, method, path, headers, body).await
+}
+
+async fn write_partial(
+    mut stream: TcpStream,
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &[(&str, String)],
+    body: &[u8],
+) -> TcpStream {
     let mut head = format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n");
     for (k, v) in headers {
         head.push_str(&format!("{k}: {v}\r\n"));

@@ -17,10 +17,16 @@ const MAX_BODY: usize = 64 * 1024;
 const BUFFERED: usize = 4 * MAX_BODY;
 const BODY_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// Every sender here is 127.0.0.1, one client: its share is the whole
+/// budget, so that these tests reach the global cap (tests/it/body_flood.rs
+/// tests the per-client share).
 async fn app(backend: Backend) -> TestApp {
     let mut opts = AppOptions::new(backend);
     opts.max_body_bytes = MAX_BODY;
-    opts.server_extra = format!("body_timeout = \"2s\"\nmax_buffered_bytes = {BUFFERED}\n");
+    opts.server_extra = format!(
+        "body_timeout = \"2s\"\nmax_buffered_bytes = {BUFFERED}\n\
+         max_buffered_bytes_per_peer = {BUFFERED}\n"
+    );
     spawn_app_with(opts).await
 }
 
@@ -110,8 +116,9 @@ async fn slow_bodies_are_cut_and_cannot_fill_memory(backend: Backend) {
     assert_eq!(app.inventory().await.dedup_keys, 1, "only the real event");
 }
 
-/// A chunked body declares nothing: its reservation grows as it arrives,
-/// and the cap still holds.
+/// A chunked body declares nothing: its reservation starts at 16 KiB and
+/// doubles as it outgrows it (never past `max_body_bytes`), and the cap
+/// still holds.
 async fn a_chunked_body_grows_its_reservation_within_the_cap(backend: Backend) {
     let app = app(backend).await;
     let chunked = vec![
@@ -124,9 +131,9 @@ async fn a_chunked_body_grows_its_reservation_within_the_cap(backend: Backend) {
         c.extend_from_slice(b"\r\n");
         c
     };
-    // Four senders hold 60 KiB each, then go silent.
+    // Three senders send 60 KiB each, then go silent: 64 KiB held each.
     let mut slow = Vec::new();
-    for _ in 0..4 {
+    for _ in 0..3 {
         let conn = send_partial(
             app.port,
             "POST",
@@ -137,10 +144,19 @@ async fn a_chunked_body_grows_its_reservation_within_the_cap(backend: Backend) {
         .await;
         slow.push(conn);
     }
-    wait_buffered(&app, 4 * 60 * 1024).await;
-    // A fifth fits its first reservation (16 KiB, the last of the budget)
-    // and 10 KiB in it; 10 KiB more would pass the cap.
-    let mut fifth = send_partial(
+    wait_buffered(&app, 3 * MAX_BODY).await;
+    // A fourth sends 20 KiB (32 KiB held), a fifth 10 KiB (16 KiB held):
+    // 240 KiB of 256.
+    let mut fourth = send_partial(
+        app.port,
+        "POST",
+        "/webhooks/stripe/acme",
+        &chunked,
+        &chunk(20 * 1024),
+    )
+    .await;
+    wait_buffered(&app, 3 * MAX_BODY + 32 * 1024).await;
+    let fifth = send_partial(
         app.port,
         "POST",
         "/webhooks/stripe/acme",
@@ -148,11 +164,13 @@ async fn a_chunked_body_grows_its_reservation_within_the_cap(backend: Backend) {
         &chunk(10 * 1024),
     )
     .await;
-    wait_buffered(&app, BUFFERED).await;
-    tokio::io::AsyncWriteExt::write_all(&mut fifth, &chunk(10 * 1024))
+    wait_buffered(&app, 3 * MAX_BODY + 48 * 1024).await;
+    // 20 KiB more make the fourth 40 KiB, which needs 64 KiB held: past
+    // the cap.
+    tokio::io::AsyncWriteExt::write_all(&mut fourth, &chunk(20 * 1024))
         .await
         .unwrap();
-    let res = read_response(&mut fifth, Duration::from_secs(1))
+    let res = read_response(&mut fourth, Duration::from_secs(1))
         .await
         .expect("refused as it grew past the cap");
     assert_eq!(
@@ -161,9 +179,10 @@ async fn a_chunked_body_grows_its_reservation_within_the_cap(backend: Backend) {
     );
     assert!(res.header("Retry-After").is_some());
     assert!(
-        closed_within(&mut fifth, Duration::from_secs(3)).await,
+        closed_within(&mut fourth, Duration::from_secs(3)).await,
         "closed, its body left unread"
     );
+    slow.push(fifth);
     for conn in &mut slow {
         let res = read_response(conn, BODY_TIMEOUT + Duration::from_secs(3))
             .await

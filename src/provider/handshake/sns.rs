@@ -9,28 +9,22 @@
 //! the handshake is refused. The HTTP layer fetches it before answering
 //! ([`HandshakeAnswer::confirm`]). An `UnsubscribeConfirmation` is answered
 //! 200 and fetches nothing. Neither is ever an event.
-
-use std::borrow::Cow;
+//!
+//! The body is read by [`Members::parse`], the very reading the signature
+//! was checked on: a message the signature check accepted is recognised
+//! here by the same `Type`.
 
 use bytes::Bytes;
 use serde::Deserialize;
 
 use super::{Credentials, HandshakeAnswer, HandshakeKind, Stage};
 use crate::provider::request::{Rejection, UntrustedRequest};
+use crate::provider::scheme::rsa_cert_url::sns::Members;
 
 /// No parameters.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SnsSubscription {}
-
-/// The two members that matter; the others are skipped unread.
-#[derive(Deserialize)]
-struct Probe<'a> {
-    #[serde(rename = "Type", borrow)]
-    kind: Option<Cow<'a, str>>,
-    #[serde(rename = "SubscribeURL", borrow)]
-    subscribe_url: Option<Cow<'a, str>>,
-}
 
 impl HandshakeKind for SnsSubscription {
     fn name(&self) -> &'static str {
@@ -50,11 +44,11 @@ impl HandshakeKind for SnsSubscription {
         req: &UntrustedRequest<'_>,
         tenant: &Credentials<'_>,
     ) -> Option<Result<HandshakeAnswer, Rejection>> {
-        let probe: Probe<'_> = serde_json::from_slice(&req.body).ok()?;
-        let confirm = match probe.kind.as_deref()? {
+        let members = Members::parse(&req.body).ok()?;
+        let confirm = match members.text("Type").ok()?? {
             "SubscriptionConfirmation" => {
-                let url = probe.subscribe_url.as_deref().unwrap_or_default();
-                match tenant.fetch_hosts.allow(url) {
+                let url = members.text("SubscribeURL").ok().flatten();
+                match url.and_then(|url| tenant.fetch_hosts.allow(url)) {
                     Some(url) => Some(url),
                     None => return Some(Err(Rejection::HandshakeRefused)),
                 }

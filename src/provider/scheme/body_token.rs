@@ -6,8 +6,17 @@
 //! With an empty `items_pointer` the body itself is the one item: Cisco
 //! Meraki's alerts carry `sharedSecret` at the top level
 //! (<https://developer.cisco.com/meraki/webhooks/introduction/#shared-secret>).
+//!
+//! The token is the secret itself, so what keeps or shows a body apart
+//! from its deliveries (captures, the console) shows it redacted
+//! ([`Family::redact_body`]): every value of `field` in every item, found
+//! in the raw bytes and replaced there, the rest of the body untouched.
 
+use std::fmt;
+
+use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::token::matches_any;
@@ -87,6 +96,95 @@ impl Family for BodyTokenParams {
     fn signature_headers(&self) -> &[String] {
         &[]
     }
+
+    fn redact_body(&self, body: &[u8]) -> Option<Vec<u8>> {
+        let items: Vec<&RawValue> = if self.items_pointer.is_empty() {
+            vec![serde_json::from_slice(body).ok()?]
+        } else {
+            let items = raw_at(body, &self.items_pointer)?;
+            serde_json::from_str(items.get()).ok()?
+        };
+        let mut spans = Vec::new();
+        for item in items {
+            let Ok(Members(members)) = serde_json::from_str::<Members<'_>>(item.get()) else {
+                continue;
+            };
+            // Every copy of the member, should a body write it twice.
+            spans.extend(
+                members
+                    .iter()
+                    .filter(|(name, _)| *name == self.field)
+                    .map(|(_, value)| span_of(body, value)),
+            );
+        }
+        if spans.is_empty() {
+            return None;
+        }
+        spans.sort_unstable();
+        let marker = serde_json::to_vec(super::REDACTED).expect("a string");
+        let mut out = Vec::with_capacity(body.len());
+        let mut at = 0;
+        for (start, end) in spans {
+            out.extend_from_slice(&body[at..start]);
+            out.extend_from_slice(&marker);
+            at = end;
+        }
+        out.extend_from_slice(&body[at..]);
+        Some(out)
+    }
+}
+
+/// The raw JSON value at `pointer` in `body`, borrowed from it.
+fn raw_at<'a>(body: &'a [u8], pointer: &str) -> Option<&'a RawValue> {
+    let mut value: &RawValue = serde_json::from_slice(body).ok()?;
+    for token in pointer.split('/').skip(1) {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        value = match token.parse::<usize>() {
+            Ok(i) if value.get().starts_with('[') => {
+                *serde_json::from_str::<Vec<&RawValue>>(value.get())
+                    .ok()?
+                    .get(i)?
+            }
+            _ => {
+                let Members(members) = serde_json::from_str(value.get()).ok()?;
+                // The last copy, as `serde_json::Value` reads a member
+                // written twice.
+                members.into_iter().rev().find(|(n, _)| *n == token)?.1
+            }
+        };
+    }
+    Some(value)
+}
+
+/// Where `value`, a slice of `body`, starts and ends in it.
+fn span_of(body: &[u8], value: &RawValue) -> (usize, usize) {
+    let start = value.get().as_ptr() as usize - body.as_ptr() as usize;
+    (start, start + value.get().len())
+}
+
+/// An object's members in order, every copy of a name kept.
+struct Members<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct All<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for All<'a> {
+            type Value = Members<'a>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members<'a>, A::Error> {
+                let mut out = Vec::new();
+                while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
+                    out.push(entry);
+                }
+                Ok(Members(out))
+            }
+        }
+        d.deserialize_map(All(std::marker::PhantomData))
+    }
 }
 
 #[cfg(test)]
@@ -134,6 +232,34 @@ mod tests {
             verify(&p, r#"[{"sharedSecret":"foo"}]"#, "foo"),
             Err(VerifyError::MissingSignature)
         );
+    }
+
+    #[test]
+    fn every_copy_of_the_token_is_redacted_in_place() {
+        let redacted = |p: &BodyTokenParams, body: &str| {
+            p.redact_body(body.as_bytes())
+                .map(|b| String::from_utf8(b).unwrap())
+        };
+        assert_eq!(
+            redacted(&whole_body(), r#"{"alertId":"1", "sharedSecret" : "foo"}"#).as_deref(),
+            Some(r#"{"alertId":"1", "sharedSecret" : "[redacted]"}"#)
+        );
+        let graph = BodyTokenParams {
+            items_pointer: "/value".into(),
+            field: "clientState".into(),
+        };
+        assert_eq!(
+            redacted(
+                &graph,
+                r#"{"value":[{"clientState":"s\u0041","x":1},{"clientState":"s","clientState":"t"}]}"#
+            )
+            .as_deref(),
+            Some(
+                r#"{"value":[{"clientState":"[redacted]","x":1},{"clientState":"[redacted]","clientState":"[redacted]"}]}"#
+            )
+        );
+        assert_eq!(redacted(&graph, r#"{"value":[{"x":1}]}"#), None);
+        assert_eq!(redacted(&graph, "not json"), None);
     }
 
     #[test]

@@ -32,9 +32,18 @@ impl Family for Ed25519Params {
             .decode(secret)?
             .try_into()
             .map_err(|_| KeyError::new("an Ed25519 public key is 32 bytes"))?;
-        VerifyingKey::from_bytes(&bytes)
-            .map(Key::ed25519)
-            .map_err(|_| KeyError::new("not a valid Ed25519 public key"))
+        let key = VerifyingKey::from_bytes(&bytes)
+            .map_err(|_| KeyError::new("not a valid Ed25519 public key"))?;
+        // A small-order point (the identity among them) is no provider's
+        // key: signatures "verify" under it that nobody's private key made
+        // (`verify_strict` refuses such keys too, so every request would
+        // fail; better said once, at check-config).
+        if key.is_weak() {
+            return Err(KeyError::new(
+                "a weak Ed25519 public key (a small-order point, such as the identity): no provider signs with it",
+            ));
+        }
+        Ok(Key::ed25519(key))
     }
 
     fn decode_private_key(&self, text: &str) -> Result<Key, KeyError> {

@@ -102,7 +102,22 @@ pub enum Scheme {
     Rsa(rsa_signature::RsaParams),
 }
 
+/// Stands in for a secret a request carries (a shared token in a header,
+/// the query or the body) wherever a request is kept or shown apart from
+/// its deliveries: capture files, the console.
+pub const REDACTED: &str = "[redacted]";
+
 impl Scheme {
+    /// `body` as captures and the console keep and show it: with every
+    /// secret the scheme reads from it (Microsoft Graph's `clientState`)
+    /// replaced by [`REDACTED`]; unchanged for every other scheme.
+    pub fn redacted_body<'b>(&self, body: &'b [u8]) -> std::borrow::Cow<'b, [u8]> {
+        match self.family().redact_body(body) {
+            Some(redacted) => std::borrow::Cow::Owned(redacted),
+            None => std::borrow::Cow::Borrowed(body),
+        }
+    }
+
     /// The family's behaviour. The one place that matches on the variants.
     pub(crate) fn family(&self) -> &dyn Family {
         match self {
@@ -196,6 +211,13 @@ pub(crate) trait Family: std::fmt::Debug + Send + Sync {
     /// URL): captures store them redacted.
     fn secret_query_params(&self) -> &[String] {
         &[]
+    }
+
+    /// `body` with every secret inside it replaced by [`REDACTED`], for a
+    /// family that reads its secret from the body; `None` when there is
+    /// nothing to replace.
+    fn redact_body(&self, _body: &[u8]) -> Option<Vec<u8>> {
+        None
     }
 
     /// The header carrying the message ID the signature covers (`{id}`),

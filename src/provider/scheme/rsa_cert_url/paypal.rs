@@ -17,6 +17,12 @@
 //! another body: a captured request can be replayed with a different body
 //! until its transmission time leaves the tolerance. That is PayPal's
 //! weakness, documented in `docs/`; keep the tolerance short.
+//!
+//! `PAYPAL-CERT-URL` must name a certificate where PayPal serves them,
+//! `/v1/notifications/certs/CERT-...` with no query or fragment
+//! ([`is_certificate_path`]): any other path or query on PayPal's hosts is
+//! refused before anything is fetched, so a forged request cannot make
+//! hookline fetch what it likes there.
 
 use std::sync::OnceLock;
 
@@ -47,6 +53,9 @@ pub(crate) fn read(req: &UntrustedRequest<'_>, ids: &[&[u8]]) -> Result<Signed, 
         return Err(VerifyError::InvalidSignature);
     }
     let cert_url = required("PAYPAL-CERT-URL")?;
+    if !is_certificate_path(cert_url) {
+        return Err(VerifyError::InvalidSignature);
+    }
     let transmission_id = required("PAYPAL-TRANSMISSION-ID")?;
     let time = required("PAYPAL-TRANSMISSION-TIME")?;
     let signed_at = TimestampFormat::Rfc3339.parse(time)?;
@@ -72,6 +81,25 @@ pub(crate) fn read(req: &UntrustedRequest<'_>, ids: &[&[u8]]) -> Result<Signed, 
     })
 }
 
+/// Whether `url` names a certificate the way PayPal's do:
+/// `/v1/notifications/certs/CERT-` and an ID of letters, digits and `-`
+/// (`CERT-360caa42-fca2a594-a5cafa77`), no query, no fragment. PayPal's
+/// verify-webhook-signature API and SDK samples name certificates so
+/// (<https://developer.paypal.com/api/rest/webhooks/rest/>); the host is
+/// the definition's `fetch_hosts`.
+pub(crate) fn is_certificate_path(url: &str) -> bool {
+    let Ok(url) = url::Url::parse(url) else {
+        return false;
+    };
+    let id = url.path().strip_prefix("/v1/notifications/certs/CERT-");
+    url.query().is_none()
+        && url.fragment().is_none()
+        && id.is_some_and(|id| {
+            (1..=100).contains(&id.len())
+                && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+}
+
 /// A webhook ID as the developer dashboard shows it: letters and digits.
 pub(crate) fn check_webhook_id(id: &str) -> Result<(), KeyError> {
     if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
@@ -80,4 +108,31 @@ pub(crate) fn check_webhook_id(id: &str) -> Result<(), KeyError> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_certificate_path;
+
+    #[test]
+    fn only_certificate_paths() {
+        for ok in [
+            "https://api.paypal.com/v1/notifications/certs/CERT-360caa42-fca2a594-a5cafa77",
+            "https://api.sandbox.paypal.com/v1/notifications/certs/CERT-1",
+        ] {
+            assert!(is_certificate_path(ok), "{ok}");
+        }
+        for refused in [
+            "https://api.paypal.com/v1/notifications/certs/CERT-1?x=1",
+            "https://api.paypal.com/v1/notifications/certs/CERT-1#x",
+            "https://api.paypal.com/v1/notifications/certs/CERT-",
+            "https://api.paypal.com/v1/notifications/certs/CERT-1/x",
+            "https://api.paypal.com/v1/notifications/certs/CERT-a%2Fb",
+            "https://api.paypal.com/v1/oauth2/token",
+            "https://api.paypal.com/",
+            "not a url",
+        ] {
+            assert!(!is_certificate_path(refused), "{refused}");
+        }
+    }
 }

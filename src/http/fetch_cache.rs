@@ -1,0 +1,147 @@
+//! What [`super::fetch::Fetcher`] remembers of the certificate URLs
+//! requests named, so that requests (forged ones above all: a certificate
+//! is fetched before the signature can be checked) cannot make hookline
+//! fetch without bound:
+//!
+//! - a certificate fetched is kept for [`CERTIFICATE_TTL`], at most
+//!   [`MAX_CERTIFICATES`] (the oldest dropped first); requests waiting on
+//!   the same URL share one fetch;
+//! - a URL whose fetch failed is not fetched again for [`FAILURE_TTL`]
+//!   (requests naming it are answered 503 meanwhile, and the provider
+//!   retries), at most [`MAX_FAILURES`] remembered (the oldest dropped
+//!   first);
+//! - a URL not yet known is fetched only while its provider's budget of
+//!   new fetches lasts: [`NEW_FETCH_BURST`] at once, then one every
+//!   [`NEW_FETCH_PERIOD`] (each configured provider has its own, so a
+//!   flood naming one provider's hosts leaves the others' alone).
+//!
+//! None of it is kept across restarts.
+
+use std::collections::HashMap;
+use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use tokio::sync::OnceCell;
+
+use crate::provider::{FetchUrl, Key};
+
+/// How long a fetched certificate is used.
+pub const CERTIFICATE_TTL: Duration = Duration::from_secs(24 * 3600);
+/// How many certificates are kept at once.
+pub const MAX_CERTIFICATES: usize = 256;
+/// How long a URL whose fetch failed is not fetched again.
+pub const FAILURE_TTL: Duration = Duration::from_secs(60);
+/// How many failed URLs are remembered at once.
+pub const MAX_FAILURES: usize = 4096;
+/// New URLs one provider may have fetched at once ...
+pub const NEW_FETCH_BURST: u32 = 10;
+/// ... and then one per this period.
+pub const NEW_FETCH_PERIOD: Duration = Duration::from_secs(6);
+
+/// One URL's certificate, fetched or being fetched.
+pub(super) type Cell = Arc<OnceCell<Arc<Key>>>;
+
+struct Cached {
+    cell: Cell,
+    since: Instant,
+}
+
+/// Why a URL is not fetched now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Refused {
+    /// Its fetch failed less than [`FAILURE_TTL`] ago.
+    FailedRecently,
+    /// Its provider fetched [`NEW_FETCH_BURST`] new URLs lately.
+    TooManyNew,
+}
+
+/// The certificates, the failures and the budgets of new fetches.
+pub(super) struct Cache {
+    certificates: Mutex<HashMap<FetchUrl, Cached>>,
+    failures: Mutex<HashMap<FetchUrl, Instant>>,
+    new_fetches: DefaultKeyedRateLimiter<String>,
+}
+
+impl Cache {
+    pub(super) fn new() -> Self {
+        let quota = Quota::with_period(NEW_FETCH_PERIOD)
+            .expect("a positive period")
+            .allow_burst(NonZeroU32::new(NEW_FETCH_BURST).expect("a positive burst"));
+        Cache {
+            certificates: Mutex::new(HashMap::new()),
+            failures: Mutex::new(HashMap::new()),
+            new_fetches: RateLimiter::keyed(quota),
+        }
+    }
+
+    /// The cell of `url` for `provider`'s request: the one already there
+    /// (fetched, or being fetched by another request), or a new one if
+    /// the URL did not fail lately and the provider's budget allows one
+    /// more fetch.
+    pub(super) fn cell(&self, provider: &str, url: &FetchUrl) -> Result<Cell, Refused> {
+        let mut cache = self.certificates.lock().expect("certificate cache lock");
+        cache.retain(|_, c| c.since.elapsed() < CERTIFICATE_TTL);
+        if let Some(c) = cache.get(url) {
+            return Ok(c.cell.clone());
+        }
+        if self.failed_recently(url) {
+            return Err(Refused::FailedRecently);
+        }
+        // Only configured providers get here (an unknown one is a 404
+        // first), so the keys are bounded.
+        if self.new_fetches.check_key(&provider.to_owned()).is_err() {
+            return Err(Refused::TooManyNew);
+        }
+        if cache.len() >= MAX_CERTIFICATES {
+            let oldest = cache
+                .iter()
+                .min_by_key(|(_, c)| c.since)
+                .map(|(u, _)| u.clone());
+            if let Some(oldest) = oldest {
+                cache.remove(&oldest);
+            }
+        }
+        let cell = Cell::default();
+        cache.insert(
+            url.clone(),
+            Cached {
+                cell: cell.clone(),
+                since: Instant::now(),
+            },
+        );
+        Ok(cell)
+    }
+
+    /// Whether `url`'s last fetch failed less than [`FAILURE_TTL`] ago.
+    pub(super) fn failed_recently(&self, url: &FetchUrl) -> bool {
+        let failures = self.failures.lock().expect("failure cache lock");
+        failures
+            .get(url)
+            .is_some_and(|at| at.elapsed() < FAILURE_TTL)
+    }
+
+    /// `url`'s fetch failed: forget its cell (unless a newer one took its
+    /// place) and remember the failure.
+    pub(super) fn failed(&self, url: &FetchUrl, cell: &Cell) {
+        {
+            let mut cache = self.certificates.lock().expect("certificate cache lock");
+            if cache.get(url).is_some_and(|c| Arc::ptr_eq(&c.cell, cell)) {
+                cache.remove(url);
+            }
+        }
+        let mut failures = self.failures.lock().expect("failure cache lock");
+        failures.retain(|_, at| at.elapsed() < FAILURE_TTL);
+        if failures.len() >= MAX_FAILURES {
+            let oldest = failures
+                .iter()
+                .min_by_key(|(_, at)| **at)
+                .map(|(u, _)| u.clone());
+            if let Some(oldest) = oldest {
+                failures.remove(&oldest);
+            }
+        }
+        failures.insert(url.clone(), Instant::now());
+    }
+}

@@ -13,6 +13,7 @@
 
 use serde::Deserialize;
 
+use super::content::{self, ContentEncoding};
 use super::mac::{self, Algorithm, DigestEncoding, SecretEncoding, TimestampFormat};
 use super::{Family, SignError, SignInput, VerifyError};
 use crate::provider::header::{HeaderLookup, HeaderNames};
@@ -44,6 +45,11 @@ pub struct HmacParams {
     /// The signed content (see [`Template`]); default `{body}`.
     #[serde(default = "Template::body")]
     pub signed_content: Template,
+    /// How the filled-in content becomes the bytes under the MAC: `bytes`
+    /// (default) or `node-binary` (Trello: each UTF-16 unit of the text cut
+    /// to 8 bits, see [`ContentEncoding`]).
+    #[serde(default)]
+    pub content_encoding: ContentEncoding,
     /// Header carrying the signed unix timestamp; required by, and only
     /// allowed with, `{timestamp}` in `signed_content`.
     #[serde(default)]
@@ -270,8 +276,8 @@ impl Family for HmacParams {
         let mut matched = false;
         for (id, digest) in &candidates {
             let secrets = self.secrets(keys, id.or(header_id));
-            matched |= mac::any_secret_matches(
-                self.algorithm,
+            matched |= content::any_encoded_matches(
+                (self.algorithm, self.content_encoding),
                 &self.signed_content,
                 &secrets,
                 &values,
@@ -321,8 +327,8 @@ impl Family for HmacParams {
         if let Some(names) = &self.key_id_header {
             headers.push((names.primary().to_owned(), key_id.clone()));
         }
-        let digest = mac::sign_with(
-            self.algorithm,
+        let digest = content::sign_encoded(
+            (self.algorithm, self.content_encoding),
             self.encoding,
             &self.signed_content,
             secret,

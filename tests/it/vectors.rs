@@ -22,8 +22,9 @@ use hookline::provider::{
 use secrecy::SecretString;
 use serde::Deserialize;
 
-/// Seconds, when a case gives no `tolerance`.
-const DEFAULT_TOLERANCE: u64 = 300;
+/// How far a valid case is moved in time to learn whether its provider
+/// checks a signed timestamp: ten years, past any tolerance.
+const TEN_YEARS: i64 = 10 * 365 * 24 * 3600;
 
 #[derive(Deserialize)]
 struct VectorFile {
@@ -46,8 +47,21 @@ struct Case {
     now: i64,
     tolerance: Option<u64>,
     expect: String,
-    event_id: Option<String>,
+    /// For a `valid` case, required: the event ID hookline must extract,
+    /// or `null` for a request the provider signs but that is no event
+    /// hookline can take (Slack's slash command, RFC 4231's text body),
+    /// which must then be refused `missing_event_id` or
+    /// `malformed_payload`.
+    #[serde(default, deserialize_with = "present")]
+    event_id: Option<Option<String>>,
+    /// For a `valid` case with an event ID, required: the event type
+    /// (`""` for a definition that reads none).
     event_type: Option<String>,
+}
+
+/// A field that may be `null`: `Some(None)` when it is, `None` when absent.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
 }
 
 #[derive(Deserialize)]
@@ -135,6 +149,20 @@ fn every_vector_through_the_verify_function() {
                 failures.push(format!("{name}: case {:?}: {e}", case.name));
             }
         }
+        match checks_a_timestamp(&name, &file) {
+            Ok(true)
+                if !file
+                    .cases
+                    .iter()
+                    .any(|c| c.expect == "timestamp_out_of_tolerance") =>
+            {
+                failures.push(format!(
+                    "{name}: the provider signs a timestamp, but no case is outside the tolerance"
+                ))
+            }
+            Ok(_) => {}
+            Err(e) => failures.push(format!("{name}: {e}")),
+        }
         for case in file.handshakes.iter().flatten() {
             if let Err(e) = run_handshake(&name, case, &file.certs) {
                 failures.push(format!("{name}: handshake {:?}: {e}", case.name));
@@ -177,19 +205,11 @@ fn every_vector_through_the_verify_function() {
     );
 }
 
-/// One signature case: the verdict, and the event ID and type when given.
+/// One signature case: the verdict, and for a valid one the event ID and
+/// type it must yield.
 fn run_case(kind: &str, case: &Case, certs: &Certs) -> Result<(), String> {
     let settings = settings(kind, &case.secrets, case.tolerance)?;
     let got = verify(&settings, &case.request, case.now, None, certs)?;
-    let signature_ok = |r: &Result<Verdict, Rejection>| match r {
-        Ok(Verdict::Event(_)) => true,
-        // A case that names no ID vouches for the signature alone (Slack's
-        // known answer is a slash command, which carries no event ID).
-        Err(Rejection::MissingEventId | Rejection::MalformedPayload) => {
-            case.event_id.is_none() && case.event_type.is_none()
-        }
-        _ => false,
-    };
     let wanted = match case.expect.as_str() {
         "valid" => None,
         "invalid_signature" => Some(VerifyError::InvalidSignature),
@@ -197,24 +217,56 @@ fn run_case(kind: &str, case: &Case, certs: &Certs) -> Result<(), String> {
         "timestamp_out_of_tolerance" => Some(VerifyError::TimestampOutOfTolerance),
         other => return Err(format!("unknown expect {other:?}")),
     };
-    match (wanted, &got) {
-        (None, r) if signature_ok(r) => {}
-        (Some(want), Err(Rejection::Verify(e))) if *e == want => return Ok(()),
-        _ => return Err(format!("expected {}, got {}", case.expect, describe(&got))),
+    if let Some(want) = wanted {
+        return match &got {
+            Err(Rejection::Verify(e)) if *e == want => Ok(()),
+            _ => Err(format!("expected {}, got {}", case.expect, describe(&got))),
+        };
     }
-    if let Ok(Verdict::Event(ev)) = &got {
-        if let Some(id) = &case.event_id {
+    match (&case.event_id, &got) {
+        (None, _) => {
+            Err("a valid case must say its event_id (null: the request carries none)".into())
+        }
+        // Signed, but no event: hookline must say so, not invent an ID.
+        (Some(None), Err(Rejection::MissingEventId | Rejection::MalformedPayload)) => Ok(()),
+        (Some(None), _) => Err(format!(
+            "expected missing_event_id or malformed_payload, got {}",
+            describe(&got)
+        )),
+        (Some(Some(id)), Ok(Verdict::Event(ev))) => {
+            let Some(t) = &case.event_type else {
+                return Err("a valid case must say its event_type (\"\" for none)".into());
+            };
             if ev.event_id() != id {
                 return Err(format!("event ID {:?}, expected {id:?}", ev.event_id()));
             }
-        }
-        if let Some(t) = &case.event_type {
             if ev.event_type() != t {
                 return Err(format!("event type {:?}, expected {t:?}", ev.event_type()));
             }
+            Ok(())
         }
+        (Some(Some(_)), _) => Err(format!("expected valid, got {}", describe(&got))),
     }
-    Ok(())
+}
+
+/// Whether the provider checks a signed timestamp: its first valid case,
+/// verified ten years later, is refused as out of tolerance.
+fn checks_a_timestamp(kind: &str, file: &VectorFile) -> Result<bool, String> {
+    let Some(case) = file.cases.iter().find(|c| c.expect == "valid") else {
+        return Err("no valid case".into());
+    };
+    let settings = settings(kind, &case.secrets, case.tolerance)?;
+    let later = verify(
+        &settings,
+        &case.request,
+        case.now + TEN_YEARS,
+        None,
+        &file.certs,
+    )?;
+    Ok(matches!(
+        later,
+        Err(Rejection::Verify(VerifyError::TimestampOutOfTolerance))
+    ))
 }
 
 /// One handshake case: status, and content type, body, headers and problem
@@ -303,15 +355,16 @@ fn run_handshake(kind: &str, case: &HandshakeCase, certs: &Certs) -> Result<(), 
 }
 
 /// A configuration with one provider of `kind` and one tenant holding
-/// `secrets`, read the way `hookline serve` reads its file.
+/// `secrets`, read the way `hookline serve` reads its file; without a
+/// `tolerance`, the definition's (or hookline's default) is in force.
 fn settings(kind: &str, secrets: &[String], tolerance: Option<u64>) -> Result<Settings, String> {
     let secrets: Vec<String> = secrets
         .iter()
         .map(|s| toml::Value::String(s.clone()).to_string())
         .collect();
+    let tolerance = tolerance.map_or(String::new(), |t| format!("tolerance = \"{t}s\"\n"));
     let text = format!(
-        "[store]\nkind = \"embedded\"\n[providers.p]\nkind = {kind:?}\ntolerance = \"{}s\"\n[providers.p.tenants.t]\nsecrets = [{}]\n",
-        tolerance.unwrap_or(DEFAULT_TOLERANCE),
+        "[store]\nkind = \"embedded\"\n[providers.p]\nkind = {kind:?}\n{tolerance}[providers.p.tenants.t]\nsecrets = [{}]\n",
         secrets.join(", ")
     );
     hookline::config::from_toml_str("vectors.toml", &text).map_err(|e| format!("config: {e}"))

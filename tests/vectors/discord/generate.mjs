@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { verifyKey, verifyKeyMiddleware, verifyWebhookEventMiddleware } from 'discord-interactions';
+import { withIdentity } from '../identity.mjs';
 
 // A test key pair from a fixed seed; the public key is what the Developer
 // Portal shows as "Public Key" (64 hex characters).
@@ -134,5 +135,6 @@ const out = {
   cases,
   handshakes,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`discord: ${cases.length} cases, ${handshakes.length} handshakes`);

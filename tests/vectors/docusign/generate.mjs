@@ -4,6 +4,7 @@
 // the "ds-snippet" the Connect HMAC guide embeds), copied verbatim below.
 import crypto from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { withIdentity } from '../identity.mjs';
 
 // ---- verbatim from docusign/code-examples-node@0be034e (lib/connect/examples/validateWebhookMessage.js) ----
 const computeHash = (args) => {
@@ -80,5 +81,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

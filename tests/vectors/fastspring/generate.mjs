@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { spawn } from 'node:child_process';
+import { withIdentity } from '../identity.mjs';
 
 const DOC_SAMPLE = `$hash = base64_encode( hash_hmac( 'sha256', file_get_contents('php://input') , $secret, true ) ); if ($hash == $_SERVER['X-Fs-Signature']) { echo 'valid'; }`;
 const DRIVER = `<?php
@@ -97,5 +98,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`fastspring: ${cases.length} cases`);

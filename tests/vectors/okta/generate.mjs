@@ -7,6 +7,7 @@
 // API (https://developer.okta.com/docs/api/openapi/okta-management/management/tag/EventHook/).
 // The verdict is a comparison of the header with the tenant's values.
 import fs from 'node:fs';
+import { withIdentity } from '../identity.mjs';
 
 const SECRET = 'Bearer okta-hook-3f9a7c2e5b1d4a6c8e0f';     // the authScheme value, as typed in the Admin Console
 const OTHER = 'Bearer okta-hook-0a1b2c3d4e5f60718293';
@@ -82,5 +83,6 @@ const out = {
   cases,
   handshakes,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`okta: ${cases.length} cases, ${handshakes.length} handshakes`);

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { AwsLambdaReceiver } from '@zoom/rivet/meetings';
+import { withIdentity } from '../identity.mjs';
 
 const SECRET = 'zoomTestSecretToken0123456789AB';       // the shape of an app's Secret Token
 const OTHER = 'zoomOtherSecretToken9876543210ZY';
@@ -105,5 +106,6 @@ const out = {
   cases,
   handshakes,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`zoom: ${cases.length} cases, ${handshakes.length} handshakes`);

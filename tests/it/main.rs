@@ -17,6 +17,7 @@ mod cli;
 mod console;
 mod console_browser;
 mod console_sessions;
+mod corpus;
 mod crash;
 mod dedup;
 mod definitions;

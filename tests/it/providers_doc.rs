@@ -58,14 +58,17 @@ fn page() -> String {
         "## Built in ({})\n\nEvery one is proven by the known-answer vectors in `tests/vectors/KIND/` \
          (from the provider's SDK or documentation; see `tests/vectors/README.md`). The window is the \
          provider's documented retry horizon: the dedup window of such a provider is at least that \
-         unless its config sets `window`.\n",
+         unless its config sets `window`. The tolerance, where one is given, is the one the \
+         provider's official SDK applies to a signed timestamp (or the definition says why \
+         another); otherwise 5 minutes. The replay guard, where one is given, is explained \
+         below.\n",
         built.len()
     );
     let _ = writeln!(
         w,
-        "| Kind | Provider | Scheme | Handshake | Event ID | Window |"
+        "| Kind | Provider | Scheme | Handshake | Event ID | Window | Tolerance | Replay guard |"
     );
-    let _ = writeln!(w, "|---|---|---|---|---|---|");
+    let _ = writeln!(w, "|---|---|---|---|---|---|---|---|");
     for d in &built {
         let title = match &d.docs {
             Some(url) => format!("[{}]({url})", d.title),
@@ -88,15 +91,15 @@ fn page() -> String {
         let window = d
             .window
             .map_or(String::new(), |w| humantime::format_duration(w).to_string());
+        let tolerance = d
+            .tolerance
+            .map_or(String::new(), |t| humantime::format_duration(t).to_string());
+        let guard = d.replay_guard.map_or("", ReplayGuard::as_str);
         let _ = writeln!(
             w,
-            "| {kind} | {title} | `{}` | {handshake} | {}{} | {window} |",
+            "| {kind} | {title} | `{}` | {handshake} | {} | {window} | {tolerance} | {guard} |",
             d.scheme_name(),
             describe(&d.event_id),
-            match d.replay_guard {
-                Some(ReplayGuard::Body) => ", and the body",
-                _ => "",
-            }
         );
     }
     let _ = writeln!(
@@ -105,8 +108,7 @@ fn page() -> String {
          Some providers sign the body but not the header that carries the event ID. A captured \
          request resent with a new ID there passes verification, and the ID alone would take it \
          for a new event. Where the provider's distinct events never share a body, the body's \
-         SHA-256 is a second dedup key for the whole window (`replay_guard = \"body\"`; \
-         \"and the body\" above): such a resend is answered `duplicate` and never delivered. \
+         SHA-256 is a second dedup key for the whole window (`replay_guard = \"body\"`): such a resend is answered `duplicate` and never delivered. \
          Where real events can share a body, the definition says `replay_guard = \"none\"` and \
          why (see its file). A provider's config can set either, overriding its definition. \
          On the redis store the body key lives in Redis beside the dedup key; for critical \

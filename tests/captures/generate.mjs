@@ -20,6 +20,7 @@ import { validateSignature as lineValidate } from '@line/bot-sdk';
 import hubspot from '@hubspot/api-client';
 import Stripe from 'stripe';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { retries, SECRETS as MORE_SECRETS } from './retries.mjs';
 
 const require = createRequire(import.meta.url);
 const { TelnyxWebhook } = require('telnyx/lib/webhooks.js');
@@ -59,12 +60,12 @@ const header = (headers, name) => headers.find(([k]) => k.toLowerCase() === name
 
 // One capture: written as the receiver's capture files are, and listed in
 // the manifest with its expected verdict and events ({id, type}).
-function add(route, name, headers, body, expect, events, why) {
+function add(route, name, headers, body, expect, events, why, query = '') {
   counters[route] = (counters[route] ?? 0) + 1;
   const file = `${route}/${String(counters[route]).padStart(4, '0')}-${name.replace(/[^A-Za-z0-9_.-]+/g, '-')}.json`;
   const capture = {
     provider: route, kind: route, tenant: 'default', method: 'POST',
-    path: `/webhooks/${route}`, query: '', headers, body_base64: Buffer.from(body).toString('base64'),
+    path: `/webhooks/${route}`, query, headers, body_base64: Buffer.from(body).toString('base64'),
     received_at: RECEIVED_AT,
   };
   fs.mkdirSync(path.join(HERE, route), { recursive: true });
@@ -282,6 +283,9 @@ for (const [file, id] of [['example-event.json', 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4
   const b = payload(`standard-webhooks/${file}`);
   add('standard-webhooks', file.replace('.json', ''), await standardHeaders(id, b, TS), b, 'accepted', [{ id, type: JSON.parse(b).type }]);
 }
+
+await retries({ add, atClock, must, TS });
+Object.assign(SECRETS, MORE_SECRETS);
 
 const manifest = {
   about: 'The capture corpus in the order it is sent: the verdict hookline must give each capture and the events it carries. Built by generate.mjs; see README.md.',

@@ -20,6 +20,8 @@ import { validateSignature as lineValidate } from '@line/bot-sdk';
 import hubspot from '@hubspot/api-client';
 import Stripe from 'stripe';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
+import '@shopify/shopify-api/adapters/node';
+import { shopifyApi, ApiVersion } from '@shopify/shopify-api';
 import { retries, SECRETS as MORE_SECRETS } from './retries.mjs';
 
 const require = createRequire(import.meta.url);
@@ -42,6 +44,7 @@ const SECRETS = {
   intercom: '7e1c0ffe-5a4b-4c3d-8e2f-1a2b3c4d5e6f',
   hubspot: 'corpus-hubspot-client-secret-0000',
   stripe: 'whsec_corpusStripeSigningSecret0123',
+  shopify: 'corpus-shopify-app-client-secret',
   'standard-webhooks': 'whsec_' + Buffer.from('corpus-standard-webhooks-key-material').toString('base64'),
 };
 // Telnyx signs with Ed25519; the tenant holds the public key (a fixed seed).
@@ -283,6 +286,35 @@ for (const [file, id] of [['example-event.json', 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4
   const b = payload(`standard-webhooks/${file}`);
   add('standard-webhooks', file.replace('.json', ''), await standardHeaders(id, b, TS), b, 'accepted', [{ id, type: JSON.parse(b).type }]);
 }
+
+// --- Shopify: one order body under several topics ----------------------------
+// X-Shopify-Hmac-Sha256 = base64 HMAC-SHA256(client secret, body), as the docs
+// say; @shopify/shopify-api webhooks.validate accepts each request.
+const shopify = shopifyApi({ apiKey: 'corpus', apiSecretKey: SECRETS.shopify, scopes: [], hostName: 'hooks.example.com',
+  apiVersion: ApiVersion.July26, isEmbeddedApp: false, logger: { level: 0 } });
+async function shopifyHeaders(b, topic, webhookId, eventId) {
+  const hmac = crypto.createHmac('sha256', SECRETS.shopify).update(b).digest('base64');
+  const headers = [['Content-Type', 'application/json'], ['X-Shopify-Topic', topic], ['X-Shopify-Hmac-Sha256', hmac],
+    ['X-Shopify-Shop-Domain', 'acme.myshopify.com'], ['X-Shopify-API-Version', '2024-07'], ['X-Shopify-Webhook-Id', webhookId],
+    ['X-Shopify-Event-Id', eventId], ['X-Shopify-Triggered-At', RECEIVED_AT]];
+  const check = await shopify.webhooks.validate({ rawBody: b, rawRequest: { method: 'POST', url: '/webhooks/shopify', headers: Object.fromEntries(headers.map(([k, v]) => [k.toLowerCase(), v])) } });
+  must(check.valid, `Shopify ${topic}`);
+  return headers;
+}
+// shopify.dev's sample order is byte-identical for orders/create, /updated,
+// /paid, /fulfilled, /partially_fulfilled and /cancelled (payloads/SOURCES.md).
+const order = payload('shopify/orders-create.json');
+const ORDER_TOPICS = [['orders/create', 'e07380e6-544a-40cc-b979-f70a8c5b60c9', '9a3f1c20-7d4e-4b5a-8c6d-1e2f3a4b5c6d'],
+  ['orders/paid', '5b1e8f3c-2a4d-4e6f-9b7a-0c1d2e3f4a5b', '0d2b4f6a-8c1e-4a3b-9d5f-7e9a1c3b5d7f']];
+for (const [topic, webhookId, eventId] of ORDER_TOPICS) {
+  add('shopify', topic, await shopifyHeaders(order, topic, webhookId, eventId), order, 'accepted', [{ id: webhookId, type: topic }],
+    topic === 'orders/paid' ? 'an order created paid: orders/create and orders/paid carry one identical body, distinct events' : undefined);
+}
+add('shopify', 'orders/create-retry', await shopifyHeaders(order, ...ORDER_TOPICS[0]), order, 'duplicate', [{ id: ORDER_TOPICS[0][1], type: 'orders/create' }],
+  'a retry keeps X-Shopify-Webhook-Id and the original payload: https://shopify.dev/changelog/updates-to-webhook-retry-mechanism');
+const product = payload('shopify/products-update.json');
+add('shopify', 'products/update', await shopifyHeaders(product, 'products/update', '6a910b68-09ca-437d-9f7e-7f2af21f1b91', '2c4e6a8b-0d1f-4b3c-8e5a-7c9d1f3b5e7a'), product, 'accepted',
+  [{ id: '6a910b68-09ca-437d-9f7e-7f2af21f1b91', type: 'products/update' }]);
 
 await retries({ add, atClock, must, TS });
 Object.assign(SECRETS, MORE_SECRETS);

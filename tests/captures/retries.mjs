@@ -95,15 +95,22 @@ export async function retries({ add, atClock, must, TS }) {
     data: { id: '2174add1-f7c8-44e3-bbf3-2d60b5ea8bc9', identifier: 'ENG-42', title: 'Checkout fails on Safari', priority: 2 },
     url: 'https://linear.app/acme/issue/ENG-42', organizationId: 'e3e3fa0f-8ad0-4b67-8d3b-9b7b7a5e1c11', webhookTimestamp: tsMs, webhookId: '000042e3-d123-4980-b49f-8e140eef9329',
   });
-  const linearHeaders = async (b, at) => {
+  const linearHeaders = async (b, at, delivery = DELIVERY) => {
     const sig = crypto.createHmac('sha256', SECRETS.linear).update(b).digest('hex');
     must(await atClock(at, () => new LinearWebhookClient(SECRETS.linear).verify(Buffer.from(b), sig)), 'the Linear event');
-    return [['Content-Type', 'application/json; charset=utf-8'], ['Linear-Delivery', DELIVERY], ['Linear-Event', 'Issue'], ['Linear-Signature', sig]];
+    return [['Content-Type', 'application/json; charset=utf-8'], ['Linear-Delivery', delivery], ['Linear-Event', 'Issue'], ['Linear-Signature', sig]];
   };
   const LINEAR = [{ id: DELIVERY, type: 'Issue' }];
   add('linear', 'issue-create', await linearHeaders(linear(TS * 1000), TS), linear(TS * 1000), 'accepted', LINEAR);
   add('linear', 'issue-create-retry', await linearHeaders(linear((TS + 60) * 1000), TS + 60), linear((TS + 60) * 1000), 'duplicate', LINEAR,
     'a retry keeps Linear-Delivery with a new webhookTimestamp (retries after 1 minute, 1 hour, 6 hours): https://linear.app/developers/webhooks');
+  // Not something Linear sends: the first request, signature and all, resent
+  // under a fresh Linear-Delivery (the header the signature leaves out).
+  // Linear's distinct events never share a body (it carries the attempt's
+  // webhookTimestamp), so the body key holds it as a suspected replay.
+  const FRESH = '9c1e5a7b-3d2f-4e6a-8b0c-1d3e5f7a9b2c';
+  add('linear', 'issue-create-under-a-fresh-delivery', await linearHeaders(linear(TS * 1000), TS, FRESH), linear(TS * 1000), 'held',
+    [{ id: FRESH, type: 'Issue' }], 'a captured request replayed under a fresh, unsigned Linear-Delivery: held, never dropped, releasable');
 
   // Nylas: webhook_delivery_attempt counts. Signed as Nylas documents (hex
   // HMAC-SHA256 of the body with the webhook_secret); Nylas publishes no

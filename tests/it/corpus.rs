@@ -130,12 +130,18 @@ async fn the_capture_corpus_gets_every_verdict_right(backend: Backend) {
         wrong.join("\n")
     );
 
-    // Every event is recorded under its ID and type, once.
-    let mut expected: BTreeSet<(String, Event)> = BTreeSet::new();
+    // Every event is recorded under its ID and type, once; a held copy
+    // (a suspected replay) is kept apart, and never delivered unreleased.
+    let (mut expected, mut held) = (BTreeSet::new(), BTreeSet::new());
     for entry in &manifest.captures {
         let route = entry.file.split('/').next().unwrap();
         for event in &entry.events {
-            expected.insert((route.to_owned(), event.clone()));
+            let into = if entry.expect == "held" {
+                &mut held
+            } else {
+                &mut expected
+            };
+            into.insert((route.to_owned(), event.clone()));
         }
     }
     for (route, event) in &expected {
@@ -170,6 +176,14 @@ async fn the_capture_corpus_gets_every_verdict_right(backend: Backend) {
         .map(|(route, e)| (route.clone(), e.id.clone()))
         .collect();
     assert_eq!(delivered, wanted, "every recorded event delivered");
+    assert!(!held.is_empty(), "the corpus holds a suspected replay");
+    for (route, event) in &held {
+        assert!(
+            !delivered.contains(&(route.clone(), event.id.clone())),
+            "{route} {}: held, yet delivered",
+            event.id
+        );
+    }
     let octokit = wanted.iter().filter(|(route, _)| route == "github").count();
     assert_eq!(octokit, 329, "one delivery ID per octokit example");
 

@@ -12,6 +12,8 @@
 --          claimed and COMPLETED at once (a non-critical event no handler
 --          wants: the key is its whole record, and nothing happens between
 --          claiming and completing it, so one script does both).
+-- ARGV[6]  with ARGV[5] and KEYS[2]: the replay window in milliseconds, how
+--          long the completed body key holds the body against a replay.
 --
 -- Value layout (kept small: a completed key is held for the whole window):
 --   IN_PROGRESS  'P' .. owner(16) .. digest     PX in_progress_ttl
@@ -47,7 +49,7 @@ if not v then
       end
     end
     if ARGV[5] then
-      redis.call('SET', KEYS[2], 'C' .. ARGV[4], 'PX', ARGV[5])
+      redis.call('SET', KEYS[2], 'C' .. ARGV[4], 'PX', ARGV[6] or ARGV[5])
     else
       redis.call('SET', KEYS[2], 'P' .. ARGV[2] .. ARGV[4], 'PX', ARGV[3])
     end

@@ -10,6 +10,8 @@
 -- KEYS[2]  optional: the body key claimed with the dedup key
 -- ARGV[4]  with KEYS[2]: the event ID to complete the body key for, or ''
 --          to drop it (the event was recorded with another body)
+-- ARGV[5]  with KEYS[2]: the replay window in milliseconds (how long the
+--          completed body key holds the body against a replay)
 --
 -- Returns 1 when completed, 0 when the caller no longer owns the key (its
 -- claim expired and the key is absent or someone else's): nothing is written.
@@ -25,7 +27,7 @@ if KEYS[2] then
     if ARGV[4] == '' then
       redis.call('DEL', KEYS[2])
     else
-      redis.call('SET', KEYS[2], 'C' .. ARGV[4], 'PX', ARGV[2])
+      redis.call('SET', KEYS[2], 'C' .. ARGV[4], 'PX', ARGV[5] or ARGV[2])
     end
   end
 end

@@ -138,7 +138,7 @@ impl Application {
                         retention,
                         state.metrics.verdict_log_dropped.clone(),
                     );
-                    state.verdicts = Some(log);
+                    state.ingest = state.ingest.clone().with_verdict_log(log);
                     writer
                 });
                 let result = serve(state, listener, grace, &shutdown).await;

@@ -62,7 +62,9 @@ impl CaptureWriter {
 
     /// Write one capture. A failure is logged, never fails the request: the
     /// capture is a diagnostic, the event is what matters.
-    pub async fn write(&self, req: &HttpRequest, ev: &VerifiedWebhook) {
+    /// `body` is the request's whole body (a batch's, when `ev` is one of
+    /// its items).
+    pub async fn write(&self, req: &HttpRequest, ev: &VerifiedWebhook, body: &[u8]) {
         let def = &ev.provider().def;
         let secret_headers = def.secret_headers();
         let headers = req
@@ -86,7 +88,7 @@ impl CaptureWriter {
             path: req.path().to_owned(),
             query: redact_query(req.query_string(), def.secret_query_params()),
             headers,
-            body_base64: BASE64.encode(ev.body()),
+            body_base64: BASE64.encode(body),
             received_at: chrono::Utc::now().to_rfc3339(),
         };
         if let Err(e) = self.save(&capture, ev.event_id()).await {

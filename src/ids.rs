@@ -145,6 +145,11 @@ impl BodyDigest {
         BodyDigest(Sha256::digest(body).into())
     }
 
+    /// A digest as a store kept it.
+    pub fn from_bytes(bytes: [u8; 32]) -> Self {
+        BodyDigest(bytes)
+    }
+
     pub fn as_bytes(&self) -> &[u8; 32] {
         &self.0
     }

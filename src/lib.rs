@@ -17,6 +17,7 @@ pub mod delivery;
 pub mod fuzzing;
 pub mod http;
 pub mod ids;
+pub mod ingest;
 pub mod lookup;
 pub mod metrics;
 pub mod provider;

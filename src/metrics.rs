@@ -44,6 +44,10 @@ pub struct Metrics {
     /// owned the key: provider. Each is a request that took longer than
     /// `dedup.in_progress_ttl`.
     pub stale_completions: IntCounterVec,
+    /// Events held instead of delivered, by provider and reason
+    /// (`suspected_replay`: its body was accepted under another event ID),
+    /// counting each request; an operator releases them.
+    pub held: IntCounterVec,
     /// The claims this node holds now (IN_PROGRESS, not yet completed or
     /// released), for the age of the oldest.
     pub claims: Arc<ClaimsHeld>,
@@ -146,6 +150,11 @@ impl Metrics {
             "Completions refused for a claim that had expired (a stale owner), by provider",
             &["provider"],
         );
+        let held = counter(
+            "held_total",
+            "Events held until an operator releases them (suspected replays), by provider and reason",
+            &["provider", "reason"],
+        );
         let oldest_claim = prometheus::Gauge::new(
             "oldest_claim_seconds",
             "Age of the oldest IN_PROGRESS claim this node holds (0 when none)",
@@ -188,6 +197,7 @@ impl Metrics {
             buffered_bytes,
             keys_repaired,
             stale_completions,
+            held,
             claims: Arc::default(),
             oldest_claim,
             pending,

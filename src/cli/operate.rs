@@ -102,6 +102,15 @@ pub(super) enum Events {
         #[arg(long, value_parser = lookup::handler)]
         handler: Option<HandlerName>,
     },
+    /// Release an event held as a suspected replay (its body was accepted
+    /// under another event ID) to its handlers: it is recorded and
+    /// delivered like any event.
+    Release {
+        #[command(flatten)]
+        config: ConfigArg,
+        #[command(flatten)]
+        event: EventArgs,
+    },
 }
 
 #[derive(Subcommand)]
@@ -222,6 +231,27 @@ pub(super) async fn events(cmd: Events) -> anyhow::Result<i32> {
             let n = config.store().await?.requeue(&filter).await?;
             println!("requeued {n} deliver(y/ies)");
             Ok(if n == 0 { 1 } else { 0 })
+        }
+        Events::Release { config, event } => {
+            let settings = std::sync::Arc::new(config.load()?);
+            let store = crate::store::Store::connect(&settings.store).await?;
+            let metrics = std::sync::Arc::new(crate::metrics::Metrics::new());
+            let ingest = crate::ingest::Ingest::new(settings, store, metrics);
+            let event = EventRef::from(event);
+            let key = crate::store::EventKey::new(&event.provider, &event.tenant, &event.event_id);
+            match ingest.release(&key).await {
+                Ok(status) => {
+                    println!("released {event}: {}", status.as_str());
+                    Ok(0)
+                }
+                Err(crate::ingest::ReleaseError::Refused(crate::ingest::Refusal::Store(e))) => {
+                    Err(e.into())
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    Ok(1)
+                }
+            }
         }
     }
 }

@@ -16,6 +16,7 @@ mod dedup;
 mod delivery;
 mod derived;
 mod describe;
+mod event_shape;
 mod handlers;
 mod issues;
 mod load;

@@ -79,6 +79,30 @@ pub struct Provider {
     /// adds a dedup key on the body's digest, `"none"` drops it).
     #[serde(default, rename = "replay_guard")]
     pub replay_guard_override: Option<ReplayGuard>,
+    /// `batch` in the file: replaces the definition's (the JSON pointer
+    /// of an array whose items are events of their own; `""` for a body
+    /// that is the array).
+    #[serde(default, rename = "batch")]
+    pub batch_override: Option<String>,
+    /// The batch in force: `batch`, else the definition's. Derived.
+    #[serde(skip)]
+    pub batch: Option<String>,
+    /// `[providers.NAME.fingerprint]` in the file: replaces the
+    /// definition's (the envelope left out of the conflict check).
+    #[serde(default, rename = "fingerprint")]
+    pub fingerprint_override: Option<crate::provider::Fingerprint>,
+    /// The fingerprint in force. Derived.
+    #[serde(skip)]
+    pub fingerprint: crate::provider::Fingerprint,
+    /// `replay_window` in the file: how long a body accepted under one
+    /// event ID holds against a replay under another (`replay_guard =
+    /// "body"`).
+    #[serde(default, rename = "replay_window", with = "humantime_serde")]
+    pub replay_window_override: Option<Duration>,
+    /// The replay window in force: `replay_window`, else the definition's,
+    /// else the dedup window. Derived.
+    #[serde(skip)]
+    pub replay_window: Duration,
     /// The headers some handler of this provider's events forwards
     /// (`forward_headers`), kept with its deliveries. Derived.
     #[serde(skip)]
@@ -245,6 +269,7 @@ pub(super) fn resolve(
                 if p.window_override.is_none() {
                     p.window = p.window.max(def.window.unwrap_or_default());
                 }
+                issues.extend(super::event_shape::resolve(p, def, &at));
                 p.tolerance = p
                     .tolerance_override
                     .or(def.tolerance)

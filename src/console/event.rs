@@ -31,6 +31,7 @@ fn event_ref(path: &EventPath) -> Result<EventRef, Failure> {
 #[derive(Deserialize)]
 pub struct Done {
     requeued: Option<u64>,
+    released: Option<String>,
 }
 
 /// `GET /console/events/{provider}/{tenant}/{event_id}`.
@@ -56,13 +57,18 @@ pub async fn page(
         @if let Some(n) = done.requeued {
             p.notice role="status" { (n) " deliveries requeued." }
         }
+        @if let Some(status) = &done.released {
+            p.notice role="status" { "Released: " (status) "." }
+        }
         (verdict(&report))
         h2 { "Headers" }
         (headers)
         h2 { "Body" }
         (body_view(body.as_deref(), &href))
         h2 { "Deliveries" }
-        @if report.deliveries.is_empty() {
+        @if report.deliveries.is_empty() && report.held.is_some() {
+            p.muted { "None: the event is held." }
+        } @else if report.deliveries.is_empty() {
             p.muted { "No handler subscribes to this event." }
         } @else {
             form.inline method="post" action={ (href) "/redeliver" } {
@@ -72,6 +78,7 @@ pub async fn page(
             @for d in &report.deliveries { (delivery(d, &href, &auth.0.csrf)) }
         }
         @if !report.quarantined.is_empty() { (quarantined(&report)) }
+        @if let Some(held) = &report.held { (super::held::section(held, &href, &auth.0.csrf)) }
     };
     Ok(respond(
         StatusCode::OK,
@@ -101,7 +108,8 @@ fn forwarded(payloads: &[Leased]) -> Vec<(String, String)> {
 }
 
 /// The event's body: its `processed_event` row's (critical events), else
-/// the one its first delivery carries; `None` when neither keeps it.
+/// the one its first delivery carries, else its held copy's; `None` when
+/// none keeps it.
 async fn body_of(
     state: &AppState,
     event: &EventRef,
@@ -115,7 +123,9 @@ async fn body_of(
             .await?;
         return Ok(row.map(|r| r.body));
     }
-    Ok(payload.map(|p| p.body.to_vec()))
+    Ok(payload
+        .map(|p| p.body.to_vec())
+        .or_else(|| report.held.as_ref().map(|h| h.body.clone())))
 }
 
 fn verdict(report: &EventReport) -> Markup {

@@ -110,6 +110,7 @@ const LISTS: &[(&str, &str, &str)] = &[
     ("requests", "Requests", "One row per verified request and its outcome (accepted, duplicate, conflict, replay), kept for the longest dedup window."),
     ("accepted", "Accepted critical events", "The events a provider's critical globs keep a processed_event row for."),
     ("conflicts", "Conflicts", "Requests that reused an event ID with another body (422): kept, never delivered; identical copies on one row."),
+    ("held", "Held", "Suspected replays: a body accepted under another event ID came again under a fresh one. Kept, not delivered until released from the event's page; copies on one row."),
 ];
 
 /// Accepted or conflicting events as a table.
@@ -177,20 +178,21 @@ pub async fn list(
             let ids = rows.iter().map(|r| r.id).collect::<Vec<_>>();
             (requests_table(&rows), ids)
         }
-        "accepted" | "conflicts" => {
+        "accepted" | "conflicts" | "held" => {
             let record = match which {
                 "accepted" => EventRecord::Accepted,
+                "held" => EventRecord::Held,
                 _ => EventRecord::Conflict,
             };
             let f = filters.to_event_filter()?;
             let rows = state.store.list_events(record, &f).await?;
             let ids = rows.iter().map(|e| e.id).collect::<Vec<_>>();
-            (events_table(&rows, record == EventRecord::Conflict), ids)
+            (events_table(&rows, record != EventRecord::Accepted), ids)
         }
         _ => {
             return Err(ApiError::invalid(
                 "list",
-                "expected deliveries, requests, accepted or conflicts",
+                "expected deliveries, requests, accepted, conflicts or held",
             )
             .into())
         }

@@ -21,6 +21,7 @@ mod event;
 mod events;
 mod filters;
 mod headers;
+mod held;
 mod overview;
 pub mod page;
 pub mod recent;
@@ -72,6 +73,10 @@ pub fn scope() -> Scope<
         .route(
             "/events/{provider}/{tenant}/{event_id}/redeliver",
             web::post().to(event::redeliver),
+        )
+        .route(
+            "/events/{provider}/{tenant}/{event_id}/release",
+            web::post().to(held::release),
         )
         .route("/dead-letters", web::get().to(dead_letters::list))
         .route("/dead-letters/replay", web::post().to(dead_letters::replay))

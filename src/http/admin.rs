@@ -50,6 +50,10 @@ pub(super) fn scope() -> actix_web::Scope<
             "/events/{provider}/{tenant}/{event_id}/redeliver",
             web::post().to(redeliver),
         )
+        .route(
+            "/events/{provider}/{tenant}/{event_id}/release",
+            web::post().to(release),
+        )
         .route("/dead-letters", web::get().to(dead_letters))
         .route("/dead-letters/replay", web::post().to(replay))
         .route("/dead-letters/{id}/replay", web::post().to(replay_one))
@@ -141,6 +145,25 @@ async fn redeliver(
     let event = EventRef::parse(&provider, &tenant, &event_id)?;
     let handler = query.handler.as_deref().map(lookup::handler).transpose()?;
     requeued(&state, &event.deliveries(handler.as_ref())).await
+}
+
+/// Release an event held as a suspected replay to its handlers: `200`
+/// with the status it was recorded with, `404` when none is held, `409`
+/// when it was released already.
+async fn release(
+    path: web::Path<(String, String, String)>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let (provider, tenant, event_id) = path.into_inner();
+    let event = EventRef::parse(&provider, &tenant, &event_id)?;
+    let key = crate::store::EventKey::new(&event.provider, &event.tenant, &event.event_id);
+    let status = state.ingest.release(&key).await?;
+    Ok(HttpResponse::Ok().json(serde_json::json!({
+        "status": status.as_str(),
+        "provider": event.provider.as_str(),
+        "tenant": event.tenant.as_str(),
+        "event_id": event.event_id.as_str(),
+    })))
 }
 
 /// Forget the secret a handshake stored for a tenant (Asana), so that the

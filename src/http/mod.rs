@@ -57,6 +57,8 @@ impl HeaderLookup for HeaderMap {
 pub struct AppState {
     pub settings: Arc<Settings>,
     pub store: Store,
+    /// What decides each verified event (claim, record, hold).
+    pub ingest: crate::ingest::Ingest,
     pub capture: Option<CaptureWriter>,
     /// Wakes this process's delivery workers when deliveries were recorded.
     pub wake: Option<Arc<Notify>>,
@@ -69,8 +71,6 @@ pub struct AppState {
     pub console: crate::console::Sessions,
     /// Fetches signing certificates (cached) and confirmation URLs.
     pub fetcher: Fetcher,
-    /// Where verified requests' verdicts go (the console's event list).
-    pub verdicts: Option<crate::store::VerdictLog>,
 }
 
 impl AppState {
@@ -90,11 +90,11 @@ impl AppState {
             rates: RateLimits::new(&settings),
             console: crate::console::Sessions::new(settings.admin.token.as_ref()),
             fetcher,
+            ingest: crate::ingest::Ingest::new(settings.clone(), store.clone(), metrics.clone()),
             settings,
             store,
             wake,
             metrics,
-            verdicts: None,
         }
     }
 

@@ -31,6 +31,10 @@ pub enum ApiError {
     /// No such route, record or delivery.
     #[error("{0}")]
     NotFound(String),
+    /// An operator asked for what is done already (a held event released
+    /// twice).
+    #[error("{0}")]
+    AlreadyDone(String),
     /// The route exists, the method does not; `allow` lists those that do.
     #[error("this route accepts {}", allow.join(", "))]
     MethodNotAllowed { allow: Vec<&'static str> },
@@ -70,6 +74,11 @@ pub enum ApiError {
     Unstorable(#[source] StoreError),
     #[error("not every handler acknowledged the event in time; retry later")]
     NotAcknowledged,
+    /// `ack = "handlers"`: a handler's delivery is in the dead letters, so
+    /// waiting could not help; answered at once, the same on every retry
+    /// until an operator replays it.
+    #[error("the delivery to handler {handler:?} is in the dead letters; retry once an operator has replayed it")]
+    DeadLettered { handler: String },
     /// A URL the request named (a signing certificate, SNS's
     /// `SubscribeURL`) could not be fetched; the log says why. The
     /// provider retries.
@@ -84,6 +93,7 @@ impl ApiError {
             ApiError::UnknownProvider(_) => "unknown_provider",
             ApiError::UnknownTenant { .. } => "unknown_tenant",
             ApiError::NotFound(_) => "not_found",
+            ApiError::AlreadyDone(_) => "already_done",
             ApiError::MethodNotAllowed { .. } => "method_not_allowed",
             ApiError::Unauthorized => "unauthorized",
             ApiError::RateLimited { .. } => "rate_limited",
@@ -97,6 +107,7 @@ impl ApiError {
             ApiError::Conflict => "event_id_conflict",
             ApiError::StoreUnavailable(_) => "store_unavailable",
             ApiError::NotAcknowledged => "not_acknowledged",
+            ApiError::DeadLettered { .. } => "dead_lettered",
             ApiError::FetchFailed => "fetch_failed",
         }
     }
@@ -133,9 +144,10 @@ impl ApiError {
             ApiError::InProgress { retry_after }
             | ApiError::RateLimited { retry_after }
             | ApiError::BufferFull { retry_after } => Some(*retry_after),
-            ApiError::StoreUnavailable(_) | ApiError::NotAcknowledged | ApiError::FetchFailed => {
-                Some(STORE_RETRY_AFTER)
-            }
+            ApiError::StoreUnavailable(_)
+            | ApiError::NotAcknowledged
+            | ApiError::DeadLettered { .. }
+            | ApiError::FetchFailed => Some(STORE_RETRY_AFTER),
             _ => None,
         }
     }
@@ -200,11 +212,12 @@ impl ResponseError for ApiError {
             ApiError::Rejected(r) => {
                 StatusCode::from_u16(r.status()).unwrap_or(StatusCode::BAD_REQUEST)
             }
-            ApiError::InProgress { .. } => StatusCode::CONFLICT,
+            ApiError::InProgress { .. } | ApiError::AlreadyDone(_) => StatusCode::CONFLICT,
             ApiError::Conflict => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::BufferFull { .. }
             | ApiError::StoreUnavailable(_)
             | ApiError::NotAcknowledged
+            | ApiError::DeadLettered { .. }
             | ApiError::FetchFailed => StatusCode::SERVICE_UNAVAILABLE,
         }
     }

@@ -27,7 +27,7 @@ use tracing::Instrument;
 use super::body::{self, Body};
 use super::external_url::external_url;
 use super::problem::ApiError;
-use super::receive::{self, Accepted};
+use super::receive::{self, Received};
 use super::{fetch, handshake, AppState};
 use crate::config::{Provider, Tenant, DEFAULT_TENANT};
 use crate::provider::{
@@ -36,8 +36,8 @@ use crate::provider::{
 
 /// What a request that was not refused gets.
 enum Answer {
-    /// An event, recorded (or a duplicate of one).
-    Event(Accepted),
+    /// An event or a batch, recorded (or a duplicate of one, or held).
+    Event(Received),
     /// A provider handshake: answered, never recorded.
     Handshake(HandshakeAnswer),
 }
@@ -63,8 +63,8 @@ pub(super) async fn handle(
         .await;
     let outcome = match &result {
         Ok(Answer::Event(a)) => {
-            span.record("event_id", a.ev.event_id().as_str());
-            a.status()
+            span.record("event_id", a.event_id());
+            a.status().as_str()
         }
         Ok(Answer::Handshake(_)) => "handshake",
         Err(e) => e.code(),
@@ -256,11 +256,25 @@ async fn serve(
             Ok(Answer::Handshake(answer))
         }
         Verdict::Event(ev) => {
-            let accepted = receive::accept(req, state, provider, ev).await?;
+            let received = receive::one(req, state, ev).await?;
             crate::failpoint::crash_after_answer();
             // Only now is the body no longer held.
             drop(body);
-            Ok(Answer::Event(accepted))
+            Ok(Answer::Event(received))
+        }
+        Verdict::Batch(events) => {
+            let received = receive::batch(
+                req,
+                state,
+                provider_name,
+                tenant_name,
+                &untrusted.body,
+                events,
+            )
+            .await?;
+            crate::failpoint::crash_after_answer();
+            drop(body);
+            Ok(Answer::Event(received))
         }
     }
 }

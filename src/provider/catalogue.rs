@@ -111,6 +111,7 @@ pub fn describe(source: &FieldSource) -> String {
     match source {
         FieldSource::Header(names) => format!("header {}", names.0.join(" or ")),
         FieldSource::JsonPointer(p) => format!("JSON {p}"),
+        FieldSource::AnyJsonPointer(ps) => format!("JSON {}", ps.join(" or ")),
         FieldSource::JsonPointers(ps, join) => {
             format!("JSON {} joined by {join:?}", ps.join(" + "))
         }

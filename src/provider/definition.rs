@@ -13,9 +13,10 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use super::fetch_url::FetchHosts;
+use super::fingerprint::Fingerprint;
 use super::handshake::Handshake;
 use super::header::HeaderNames;
-use super::identity::FieldSource;
+use super::identity::{check_pointer, FieldSource};
 use super::key::{Key, KeyError};
 use super::scheme::{Scheme, SignError, SignInput};
 
@@ -63,6 +64,16 @@ pub struct ProviderDef {
     /// parameters.
     #[serde(default)]
     pub handshake: Option<Handshake>,
+    /// The JSON pointer of an array of events ("" for a body that is the
+    /// array): each item is then an event of its own, and `event_id`,
+    /// `event_type` and `fingerprint` are read from each item (see
+    /// `batch.rs`).
+    #[serde(default)]
+    pub batch: Option<String>,
+    /// The delivery envelope the provider rewrites on a retry, left out of
+    /// the conflict check (see `fingerprint.rs`).
+    #[serde(default)]
+    pub fingerprint: Fingerprint,
     /// Where the event ID is.
     pub event_id: FieldSource,
     /// Where the event type is; without it, the type is empty.
@@ -74,10 +85,15 @@ pub struct ProviderDef {
     /// signature leaves the ID out says which, with its reason.
     #[serde(default)]
     pub replay_guard: Option<ReplayGuard>,
+    /// How long a body accepted under one event ID is held against a
+    /// replay under another (`replay_guard = "body"`); default the
+    /// provider's dedup window.
+    #[serde(default, with = "humantime_serde")]
+    pub replay_window: Option<std::time::Duration>,
 }
 
-/// Whether a body already accepted under one event ID is a duplicate when
-/// it comes again under another ID within the dedup window.
+/// What a body already accepted under one event ID is when it comes again
+/// under another ID within the replay window.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ReplayGuard {
@@ -86,9 +102,10 @@ pub enum ReplayGuard {
     /// can share a body.
     #[default]
     None,
-    /// The body's SHA-256 is a second key: for providers that sign the
-    /// body but not the header carrying the ID, and whose distinct events
-    /// never share a body.
+    /// The body's digest is a second key: for providers that sign the
+    /// body but not the header carrying the ID. A body seen again under a
+    /// fresh ID is held as a suspected replay: kept, counted, listed, and
+    /// delivered only once an operator releases it, never dropped.
     Body,
 }
 
@@ -201,6 +218,20 @@ impl ProviderDef {
         }
         if self.event_type == Some(FieldSource::BodySha256) {
             return Err("event_type: body_sha256 is an event ID source only".into());
+        }
+        self.fingerprint.check()?;
+        if let Some(batch) = &self.batch {
+            check_pointer(batch).map_err(|e| format!("batch: {e}"))?;
+            // Every item needs an ID of its own, read from the item.
+            if matches!(
+                self.event_id,
+                FieldSource::Header(_) | FieldSource::FormField(_)
+            ) {
+                return Err(
+                    "batch: event_id must be read from each item (a JSON pointer or body_sha256)"
+                        .into(),
+                );
+            }
         }
         Ok(())
     }

@@ -12,7 +12,8 @@ pub use crate::ids::MAX_EVENT_ID_LEN;
 use crate::ids::{EventId, EventType, IdError};
 
 /// Where a value (event ID, event type) lives. In TOML, exactly one of
-/// `header`, `json_pointer`, `json_pointers` (with `join`), `form_field` or
+/// `header`, `json_pointer` (one pointer, or a list of which the first
+/// present wins), `json_pointers` (with `join`), `form_field` or
 /// `body_sha256 = true`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "RawFieldSource")]
@@ -21,6 +22,10 @@ pub enum FieldSource {
     Header(HeaderNames),
     /// An RFC 6901 JSON pointer into the body.
     JsonPointer(String),
+    /// Several pointers, of which the first present (and not null) wins:
+    /// Azure Event Grid's type is `/eventType` in its own schema and
+    /// `/type` in CloudEvents.
+    AnyJsonPointer(Vec<String>),
     /// Several JSON pointers whose values, all present, are joined with
     /// the separator: Adyen's `eventCode` + `pspReference`, since one
     /// `pspReference` is shared by a payment and its chargeback.
@@ -38,9 +43,9 @@ struct RawFieldSource {
     /// Header name(s); the first present wins.
     #[serde(default)]
     header: Option<HeaderNames>,
-    /// RFC 6901 JSON pointer into the body.
+    /// RFC 6901 JSON pointer into the body, or a list (first present).
     #[serde(default)]
-    json_pointer: Option<String>,
+    json_pointer: Option<OneOrMany>,
     /// Several pointers, joined with `join`.
     #[serde(default)]
     json_pointers: Option<Vec<String>>,
@@ -55,6 +60,13 @@ struct RawFieldSource {
     body_sha256: bool,
 }
 
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
 impl TryFrom<RawFieldSource> for FieldSource {
     type Error = String;
 
@@ -63,9 +75,19 @@ impl TryFrom<RawFieldSource> for FieldSource {
         if let Some(h) = raw.header {
             set.push(FieldSource::Header(h));
         }
-        if let Some(p) = raw.json_pointer {
-            check_pointer(&p)?;
-            set.push(FieldSource::JsonPointer(p));
+        match raw.json_pointer {
+            Some(OneOrMany::One(p)) => {
+                check_pointer(&p)?;
+                set.push(FieldSource::JsonPointer(p));
+            }
+            Some(OneOrMany::Many(pointers)) => {
+                if pointers.is_empty() {
+                    return Err("json_pointer: a list needs at least one pointer".into());
+                }
+                pointers.iter().try_for_each(|p| check_pointer(p))?;
+                set.push(FieldSource::AnyJsonPointer(pointers));
+            }
+            None => {}
         }
         match (raw.json_pointers, raw.join) {
             (Some(pointers), Some(join)) => {
@@ -99,7 +121,7 @@ impl TryFrom<RawFieldSource> for FieldSource {
     }
 }
 
-fn check_pointer(p: &str) -> Result<(), String> {
+pub(crate) fn check_pointer(p: &str) -> Result<(), String> {
     if p.is_empty() || p.starts_with('/') {
         Ok(())
     } else {
@@ -122,7 +144,9 @@ pub(crate) fn extract(
     let needs_json = std::iter::once(event_id).chain(event_type).any(|s| {
         matches!(
             s,
-            FieldSource::JsonPointer(_) | FieldSource::JsonPointers(..)
+            FieldSource::JsonPointer(_)
+                | FieldSource::AnyJsonPointer(_)
+                | FieldSource::JsonPointers(..)
         )
     });
     let json = if needs_json {
@@ -159,6 +183,14 @@ fn value(
         FieldSource::FormField(name) => Ok(form::field(body, name)),
         FieldSource::BodySha256 => Ok(Some(hex::encode(Sha256::digest(body)))),
         FieldSource::JsonPointer(pointer) => scalar(json, pointer),
+        FieldSource::AnyJsonPointer(pointers) => {
+            for pointer in pointers {
+                if let Some(v) = scalar(json, pointer)? {
+                    return Ok(Some(v));
+                }
+            }
+            Ok(None)
+        }
         FieldSource::JsonPointers(pointers, join) => {
             let mut parts = Vec::with_capacity(pointers.len());
             for pointer in pointers {
@@ -276,6 +308,10 @@ mod tests {
             FieldSource::BodySha256
         );
         assert_eq!(
+            parse("json_pointer = [\"/eventType\", \"/type\"]").unwrap(),
+            FieldSource::AnyJsonPointer(vec!["/eventType".into(), "/type".into()])
+        );
+        assert_eq!(
             parse("json_pointers = [\"/a\", \"/b\"]\njoin = \":\"").unwrap(),
             FieldSource::JsonPointers(vec!["/a".into(), "/b".into()], ":".into())
         );
@@ -284,6 +320,8 @@ mod tests {
             "body_sha256 = false",
             "header = \"X-Id\"\njson_pointer = \"/id\"",
             "json_pointer = \"id\"",
+            "json_pointer = []",
+            "json_pointer = [\"/a\", \"b\"]",
             "jsonpointer = \"/id\"",
             "json_pointers = [\"/a\", \"/b\"]",
             "json_pointers = [\"/a\"]\njoin = \":\"",

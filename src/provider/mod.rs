@@ -8,6 +8,8 @@
 //!   `mod.rs`);
 //! - `handshake/`: one file per handshake kind (likewise);
 //! - `identity`: where the event ID and type live;
+//! - `batch`: a request that carries several events, one per item;
+//! - `fingerprint`: the content digest the conflict check compares;
 //! - `template`, `form`: the signed content of HMAC schemes;
 //! - `key`: what a configured secret becomes;
 //! - `fetch_url`: the URLs a request may make hookline fetch (a signing
@@ -16,9 +18,11 @@
 //!   output;
 //! - `sign`: the sender's side.
 
+mod batch;
 mod catalogue;
 pub(crate) mod definition;
 mod fetch_url;
+mod fingerprint;
 mod form;
 pub mod handshake;
 mod header;
@@ -34,6 +38,7 @@ mod webhook;
 pub use catalogue::describe;
 pub use definition::{DefinitionError, Definitions, ProviderDef, ReplayGuard};
 pub use fetch_url::{FetchHosts, FetchUrl};
+pub use fingerprint::Fingerprint;
 pub use handshake::{Handshake, HandshakeAnswer, TenantState};
 pub use header::{HeaderLookup, HeaderNames};
 pub use identity::{FieldSource, MAX_EVENT_ID_LEN};

@@ -38,6 +38,9 @@ impl UntrustedRequest<'_> {
 pub enum Verdict {
     /// An event, for dedup and delivery.
     Event(VerifiedWebhook),
+    /// A batch (the definition's `batch`): each item an event of its own,
+    /// in the order they came; possibly none.
+    Batch(Vec<VerifiedWebhook>),
     /// A provider handshake: answered as is, never an event (no dedup key,
     /// row or delivery).
     Handshake(HandshakeAnswer),

@@ -3,6 +3,9 @@
 
 use std::sync::Arc;
 
+use bytes::Bytes;
+
+use super::batch;
 use super::fetch_url::FetchUrl;
 use super::handshake::{Credentials, Stage, TenantState};
 use super::identity;
@@ -11,7 +14,6 @@ use super::request::{Rejection, UntrustedRequest, Verdict};
 use super::scheme::VerifyError;
 use super::webhook::VerifiedWebhook;
 use crate::config::{Provider, Tenant};
-use crate::ids::BodyDigest;
 
 /// Verify `req` for `tenant` of `provider`, in this order:
 ///
@@ -23,7 +25,8 @@ use crate::ids::BodyDigest;
 ///    tolerance in both directions: after the signature, so a forged
 ///    request is reported as forged whatever its timestamp says;
 /// 5. a handshake answered only once signed ([`Stage::Signed`]);
-/// 6. only a `POST` is an event: the event ID and type.
+/// 6. only a `POST` is an event: the event ID and type, of each item when
+///    the definition declares a `batch`.
 ///
 /// This is the only place a [`VerifiedWebhook`] is made.
 pub fn verify_request(
@@ -69,29 +72,49 @@ pub fn verify_request(
     if req.method != "POST" {
         return Err(Rejection::MethodNotAllowed);
     }
-    let (event_id, event_type) = identity::extract(
-        &def.event_id,
-        def.event_type.as_ref(),
-        req.headers,
-        &req.body,
-    )?;
-    Ok(Verdict::Event(VerifiedWebhook {
-        provider: provider.clone(),
-        tenant: (*tenant.name).clone(),
-        event_id,
-        event_type,
-        body_sha256: BodyDigest::of(&req.body),
-        body: req.body.clone(),
-        content_type: req.content_type().map(str::to_owned),
-        forwarded: provider
-            .forwarded_headers
-            .iter()
-            .filter_map(|name| {
-                let value = req.headers.header(name)?;
-                Some((name.clone(), value.to_owned()))
-            })
-            .collect(),
-    }))
+    let forwarded: Vec<(String, String)> = provider
+        .forwarded_headers
+        .iter()
+        .filter_map(|name| {
+            let value = req.headers.header(name)?;
+            Some((name.clone(), value.to_owned()))
+        })
+        .collect();
+    // An item of a CloudEvents batch is delivered on its own, as the one
+    // event of CloudEvents' structured mode.
+    let content_type = match req.content_type() {
+        Some(t)
+            if provider.batch.is_some() && t.starts_with("application/cloudevents-batch+json") =>
+        {
+            Some("application/cloudevents+json".to_owned())
+        }
+        t => t.map(str::to_owned),
+    };
+    let event = |body: Bytes| -> Result<VerifiedWebhook, Rejection> {
+        let (event_id, event_type) =
+            identity::extract(&def.event_id, def.event_type.as_ref(), req.headers, &body)?;
+        Ok(VerifiedWebhook {
+            provider: provider.clone(),
+            tenant: (*tenant.name).clone(),
+            event_id,
+            event_type,
+            body_sha256: provider.fingerprint.digest(&body),
+            body,
+            content_type: content_type.clone(),
+            forwarded: forwarded.clone(),
+            replay_guard: provider.guards_body(),
+        })
+    };
+    match &provider.batch {
+        None => Ok(Verdict::Event(event(req.body.clone())?)),
+        Some(pointer) => {
+            let events = batch::items(&req.body, pointer)?
+                .into_iter()
+                .map(event)
+                .collect::<Result<_, _>>()?;
+            Ok(Verdict::Batch(events))
+        }
+    }
 }
 
 /// The certificate `req` needs before [`verify_request`] can decide it,

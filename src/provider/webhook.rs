@@ -6,6 +6,7 @@ use bytes::Bytes;
 
 use crate::config::{Provider, TenantName};
 use crate::ids::{BodyDigest, EventId, EventType};
+use crate::store::HeldEvent;
 
 /// A request whose signature checked out and whose event ID was found.
 ///
@@ -19,10 +20,16 @@ pub struct VerifiedWebhook {
     pub(super) event_id: EventId,
     pub(super) event_type: EventType,
     pub(super) body: Bytes,
+    /// The content digest the conflict check compares: the SHA-256 of
+    /// the body, or of its fingerprint (the body without the envelope the
+    /// provider rewrites on a retry, `fingerprint.rs`).
     pub(super) body_sha256: BodyDigest,
     pub(super) content_type: Option<String>,
     /// The request's headers that a handler forwards, as they arrived.
     pub(super) forwarded: Vec<(String, String)>,
+    /// Whether its body is a second dedup key (`replay_guard = "body"`);
+    /// off for a held event an operator released.
+    pub(super) replay_guard: bool,
 }
 
 impl VerifiedWebhook {
@@ -44,6 +51,8 @@ impl VerifiedWebhook {
     pub fn body(&self) -> &Bytes {
         &self.body
     }
+    /// The content digest the conflict check compares and the stores
+    /// keep (see the field).
     pub fn body_sha256(&self) -> &BodyDigest {
         &self.body_sha256
     }
@@ -63,7 +72,29 @@ impl VerifiedWebhook {
     /// Whether the body's digest is a second dedup key for this event
     /// (its provider signs the body but not the ID).
     pub fn guards_body(&self) -> bool {
-        self.provider.guards_body()
+        self.replay_guard
+    }
+
+    /// An event held as a suspected replay that an operator released: it
+    /// was verified when it arrived, and is decided now without the replay
+    /// guard that held it. `None` if the stored record does not make an
+    /// event any more (its names no longer parse).
+    pub fn released(provider: Arc<Provider>, held: &HeldEvent) -> Option<Self> {
+        let forwarded = match &held.forwarded {
+            Some(json) => serde_json::from_str(json).ok()?,
+            None => Vec::new(),
+        };
+        Some(VerifiedWebhook {
+            tenant: TenantName::parse(&held.tenant).ok()?,
+            event_id: EventId::parse(held.event_id.as_str()).ok()?,
+            event_type: EventType::parse(held.event_type.as_str()).ok()?,
+            body_sha256: BodyDigest::from_bytes(held.body_sha256.as_slice().try_into().ok()?),
+            body: Bytes::copy_from_slice(&held.body),
+            content_type: held.content_type.clone(),
+            forwarded,
+            replay_guard: false,
+            provider,
+        })
     }
     /// Whether the provider's `critical` globs select this event type.
     pub fn is_critical(&self) -> bool {

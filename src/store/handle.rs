@@ -15,8 +15,8 @@ use super::listing::{
     EventFilter, EventListed, EventRecord, VerdictEntry, VerdictFilter, VerdictListed,
 };
 use super::types::{
-    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
-    QuarantinedCopy, RecordOutcome,
+    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, HeldEvent, Inventory, OwnerToken,
+    ProcessedEvent, QuarantinedCopy, RecordOutcome,
 };
 use super::{DeliveryQueue, IngestStore, StoreError};
 use crate::provider::VerifiedWebhook;
@@ -152,6 +152,19 @@ impl Store {
 
     pub async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
         self.bounded("quarantine", self.ingest.quarantine(ev)).await
+    }
+
+    pub async fn hold(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
+        self.bounded("hold", self.ingest.hold(ev)).await
+    }
+
+    pub async fn held(&self, key: &EventKey) -> Result<Option<HeldEvent>, StoreError> {
+        self.bounded("lookup", self.ingest.held(key)).await
+    }
+
+    pub async fn mark_released(&self, key: &EventKey) -> Result<bool, StoreError> {
+        self.bounded("release", self.ingest.mark_released(key))
+            .await
     }
 
     pub async fn ping(&self) -> Result<(), StoreError> {

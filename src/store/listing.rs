@@ -12,6 +12,9 @@ pub enum EventRecord {
     /// `conflict_quarantine`: requests that reused an event ID with
     /// another body, identical copies on one record.
     Conflict,
+    /// `held_event`: suspected replays (a body already accepted under
+    /// another event ID), held until an operator releases them.
+    Held,
 }
 
 /// Which events; each filter optional.
@@ -56,7 +59,8 @@ pub enum RequestVerdict {
     Duplicate,
     /// The event ID reused with another body (`422`, quarantined).
     Conflict,
-    /// A body already accepted under another event ID, answered duplicate.
+    /// A body already accepted under another event ID: held as a
+    /// suspected replay (`held_event`), not delivered until released.
     Replay,
 }
 

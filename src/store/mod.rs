@@ -42,7 +42,7 @@ pub use self::redis_pg::RedisPg;
 pub use self::report::{DeliveryReport, EventReport, ProcessedSummary};
 pub use self::traits::{DeliveryQueue, IngestStore};
 pub use self::types::{
-    now_ms, ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken,
+    now_ms, ClaimOutcome, CommitOutcome, DedupRecord, EventKey, HeldEvent, Inventory, OwnerToken,
     ProcessedEvent, QuarantinedCopy, RecordOutcome,
 };
 pub use self::verdict_log::VerdictLog;

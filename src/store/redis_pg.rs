@@ -18,8 +18,8 @@ use super::listing::{
 use super::postgres::{PgStore, Recorded};
 use super::redis::{short_digest, RedisDedup, DIGEST_LEN};
 use super::types::{
-    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
-    QuarantinedCopy, RecordOutcome,
+    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, HeldEvent, Inventory, OwnerToken,
+    ProcessedEvent, QuarantinedCopy, RecordOutcome,
 };
 use super::{IngestStore, StoreError};
 use crate::provider::VerifiedWebhook;
@@ -165,6 +165,18 @@ impl IngestStore for RedisPg {
 
     async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
         self.pg.quarantine(ev).await
+    }
+
+    async fn hold(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
+        self.pg.tables().hold(ev).await
+    }
+
+    async fn held(&self, key: &EventKey) -> Result<Option<HeldEvent>, StoreError> {
+        self.pg.tables().held(key).await
+    }
+
+    async fn mark_released(&self, key: &EventKey) -> Result<bool, StoreError> {
+        self.pg.tables().mark_released(key).await
     }
 
     /// Both must answer: a critical event needs both.

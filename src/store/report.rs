@@ -1,12 +1,13 @@
 //! An event as operators see it (`GET /admin/events/...`, `hookline events
 //! show`): what its dedup record says, its `processed_event` row, its
-//! deliveries with every attempt, and its quarantined copies.
+//! deliveries with every attempt, its quarantined copies, and whether it is
+//! held as a suspected replay.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::delivery::{AttemptView, DeliveryFilter, DeliveryView};
-use super::types::{hex_bytes, DedupRecord, EventKey, ProcessedEvent, QuarantinedCopy};
+use super::types::{hex_bytes, DedupRecord, EventKey, HeldEvent, ProcessedEvent, QuarantinedCopy};
 use super::{Store, StoreError};
 
 #[derive(Debug, Clone, Serialize)]
@@ -21,6 +22,9 @@ pub struct EventReport {
     pub deliveries: Vec<DeliveryReport>,
     /// Requests that reused the event ID with another body.
     pub quarantined: Vec<QuarantinedCopy>,
+    /// Held as a suspected replay (its body was accepted under another
+    /// event ID): not delivered until released (`hookline events release`).
+    pub held: Option<HeldEvent>,
 }
 
 /// A `processed_event` row: its digest and size, not the body.
@@ -59,6 +63,7 @@ impl EventReport {
             && self.processed_event.is_none()
             && self.deliveries.is_empty()
             && self.quarantined.is_empty()
+            && self.held.is_none()
     }
 }
 
@@ -90,6 +95,7 @@ impl Store {
                 .map(ProcessedSummary::from),
             deliveries,
             quarantined: self.quarantined(&key).await?,
+            held: self.held(&key).await?,
             provider: key.provider,
             tenant: key.tenant,
             event_id: key.event_id,

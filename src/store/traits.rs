@@ -21,8 +21,8 @@ use super::listing::{
     EventFilter, EventListed, EventRecord, VerdictEntry, VerdictFilter, VerdictListed,
 };
 use super::types::{
-    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
-    QuarantinedCopy, RecordOutcome,
+    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, HeldEvent, Inventory, OwnerToken,
+    ProcessedEvent, QuarantinedCopy, RecordOutcome,
 };
 use super::StoreError;
 use crate::provider::VerifiedWebhook;
@@ -85,6 +85,17 @@ pub trait IngestStore: Send + Sync + Debug {
     /// Keep a request that reused an event ID with a different body;
     /// identical copies are counted on one record.
     async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError>;
+
+    /// Hold a suspected replay (its body accepted under another event ID):
+    /// kept until an operator releases it; copies under its ID counted.
+    async fn hold(&self, ev: &VerifiedWebhook) -> Result<(), StoreError>;
+
+    /// The held record of one event, if any.
+    async fn held(&self, key: &EventKey) -> Result<Option<HeldEvent>, StoreError>;
+
+    /// Mark a held event released once its deliveries are recorded;
+    /// whether it was held and not yet released.
+    async fn mark_released(&self, key: &EventKey) -> Result<bool, StoreError>;
 
     /// Whether every store behind this one answers.
     async fn ping(&self) -> Result<(), StoreError>;

@@ -145,6 +145,33 @@ pub struct QuarantinedCopy {
     pub last_seen_at: DateTime<Utc>,
 }
 
+/// An event held as a suspected replay (`replay_guard = "body"`): its
+/// body was accepted under another event ID within the replay window. Kept
+/// whole, never delivered until an operator releases it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct HeldEvent {
+    pub provider: String,
+    pub tenant: String,
+    pub event_id: String,
+    pub event_type: String,
+    /// Why it is held: `suspected_replay`.
+    pub reason: String,
+    #[serde(serialize_with = "hex_bytes")]
+    pub body_sha256: Vec<u8>,
+    #[serde(rename = "body_bytes", serialize_with = "byte_count")]
+    pub body: Vec<u8>,
+    pub content_type: Option<String>,
+    /// The forwarded headers, as the deliveries keep them (JSON).
+    #[serde(skip)]
+    pub forwarded: Option<String>,
+    /// How many requests carried it.
+    pub copies: i64,
+    pub first_seen_at: DateTime<Utc>,
+    pub last_seen_at: DateTime<Utc>,
+    /// When an operator released it to the handlers.
+    pub released_at: Option<DateTime<Utc>>,
+}
+
 pub(crate) fn hex_bytes<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&hex::encode(bytes))
 }

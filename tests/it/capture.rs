@@ -88,3 +88,27 @@ async fn hostile_names_and_event_ids_stay_inside_the_capture_dir() {
     }
     assert_eq!(files.len(), hostile.len(), "{files:?}");
 }
+
+/// One signed request sent forty times writes one capture, not forty
+/// (issue 24): a duplicate is a copy of a request captured already. A
+/// conflict is captured (it is kept for an operator to look at), and a
+/// new event is.
+async fn duplicates_are_not_captured_again(backend: crate::common::Backend) {
+    use crate::common::{spawn_app_with, AppOptions, Webhook};
+    let captures = tempfile::tempdir().unwrap();
+    let mut opts = AppOptions::new(backend);
+    opts.extra = format!("[capture]\ndir = \"{}\"\n", captures.path().display());
+    let app = spawn_app_with(opts).await;
+    let w = Webhook::new("stripe", "acme", "evt_cap", "charge.succeeded", "x");
+    for _ in 0..40 {
+        assert_eq!(app.send_json(&w).await.0, 200);
+    }
+    assert_eq!(files_under(captures.path()).len(), 1);
+    let changed = Webhook::new("stripe", "acme", "evt_cap", "charge.succeeded", "y");
+    assert_eq!(app.send_json(&changed).await.0, 422);
+    let next = Webhook::new("stripe", "acme", "evt_cap_2", "charge.succeeded", "x");
+    assert_eq!(app.send_json(&next).await.0, 200);
+    assert_eq!(files_under(captures.path()).len(), 3);
+}
+
+backend_tests!(duplicates_are_not_captured_again);

@@ -8,6 +8,7 @@
 mod common;
 
 mod ack_conflict;
+mod ack_dead;
 mod answers;
 mod api;
 mod capture;
@@ -26,12 +27,15 @@ mod embedded_lane;
 mod event_report;
 mod external_url;
 mod faults;
+mod fidelity;
 mod forward_headers;
 mod fuzz_smoke;
 mod handshake_kinds;
 mod handshake_print;
 mod handshakes;
+mod held;
 mod hmac;
+mod ingest;
 mod isolation;
 mod migrations;
 mod oncall_metrics;

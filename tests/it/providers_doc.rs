@@ -60,15 +60,18 @@ fn page() -> String {
          provider's documented retry horizon: the dedup window of such a provider is at least that \
          unless its config sets `window`. The tolerance, where one is given, is the one the \
          provider's official SDK applies to a signed timestamp (or the definition says why \
-         another); otherwise 5 minutes. The replay guard, where one is given, is explained \
-         below.\n",
+         another); otherwise 5 minutes. A batch is the array (at that pointer) whose items \
+         are each an event, the event ID then read from each item. The fingerprint ignores \
+         the delivery envelope the provider rewrites on a retry (an attempt counter, a \
+         delivery timestamp), so a retry is a `duplicate` and only a change of content a \
+         `conflict`. The replay guard, where one is given, is explained below.\n",
         built.len()
     );
     let _ = writeln!(
         w,
-        "| Kind | Provider | Scheme | Handshake | Event ID | Window | Tolerance | Replay guard |"
+        "| Kind | Provider | Scheme | Handshake | Batch | Event ID | Fingerprint ignores | Window | Tolerance | Replay guard |"
     );
-    let _ = writeln!(w, "|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(w, "|---|---|---|---|---|---|---|---|---|---|");
     for d in &built {
         let title = match &d.docs {
             Some(url) => format!("[{}]({url})", d.title),
@@ -95,11 +98,20 @@ fn page() -> String {
             .tolerance
             .map_or(String::new(), |t| humantime::format_duration(t).to_string());
         let guard = d.replay_guard.map_or("", ReplayGuard::as_str);
+        let batch = match d.batch.as_deref() {
+            None => String::new(),
+            Some("") => "the body".to_owned(),
+            Some(pointer) => format!("`{pointer}`"),
+        };
+        let ignores: Vec<String> = (d.fingerprint.ignore.iter())
+            .map(|p| format!("`{p}`"))
+            .collect();
         let _ = writeln!(
             w,
-            "| {kind} | {title} | `{}` | {handshake} | {} | {window} | {tolerance} | {guard} |",
+            "| {kind} | {title} | `{}` | {handshake} | {batch} | {} | {} | {window} | {tolerance} | {guard} |",
             d.scheme_name(),
             describe(&d.event_id),
+            ignores.join(" "),
         );
     }
     let _ = writeln!(
@@ -107,10 +119,11 @@ fn page() -> String {
         "\n## Replays under a fresh ID\n\n\
          Some providers sign the body but not the header that carries the event ID. A captured \
          request resent with a new ID there passes verification, and the ID alone would take it \
-         for a new event. Where the provider's distinct events never share a body, the body's \
-         SHA-256 is a second dedup key for the whole window (`replay_guard = \"body\"`): such a resend is answered `duplicate` and never delivered. \
-         Where real events can share a body, the definition says `replay_guard = \"none\"` and \
-         why (see its file). A provider's config can set either, overriding its definition. \
+         for a new event. With `replay_guard = \"body\"` (the last column above) the body's \
+         digest is a second dedup key for the replay window: such a resend is held as a \
+         suspected replay (answered `200 held`, kept, counted, listed in the console) and \
+         delivered only once an operator releases it, never dropped. Where real events can \
+         share a body, the definition says `replay_guard = \"none\"` and why (see its file). A provider's config can set either, overriding its definition. \
          On the redis store the body key lives in Redis beside the dedup key; for critical \
          events the `processed_event` rows still catch the resend if Redis lost it.\n"
     );

@@ -1,8 +1,11 @@
-//! Replays under a fresh, unsigned event ID (issue 9, gap 5): GitHub signs
-//! the body but not `X-GitHub-Delivery`, so a captured request resent with
-//! a new delivery ID verifies. Its body is a second dedup key for the
-//! window: the resend is a duplicate and is never delivered, on every
-//! backend, and on the redis store even after Redis lost its keys.
+//! Replays under a fresh, unsigned event ID (issue 9, gap 5; issue 23):
+//! GitHub signs the body but not `X-GitHub-Delivery`, so a captured
+//! request resent with a new delivery ID verifies. With `replay_guard =
+//! "body"` its body is a second key for the replay window: the resend is
+//! held as a suspected replay (kept, counted, listed, never delivered until
+//! an operator releases it, never dropped), on every backend, and on the
+//! redis store even after Redis lost its keys. The guard is set on the
+//! provider here, whatever GitHub's definition defaults to.
 
 use crate::common;
 
@@ -24,7 +27,11 @@ async fn app(backend: Backend, sink: &Sink, provider_extra: &str) -> TestApp {
         "{FAST}[handlers.ci]\nurl = \"{}\"\nevents = [\"github:*\"]\ntimeout = \"2s\"\nsigning_secret = \"{HANDLER_SECRET}\"\n",
         sink.url
     );
-    opts.provider_extra = provider_extra.to_owned();
+    opts.provider_extra = if provider_extra.contains("replay_guard") {
+        provider_extra.to_owned()
+    } else {
+        format!("replay_guard = \"body\"\n{provider_extra}")
+    };
     spawn_app_with(opts).await
 }
 
@@ -48,15 +55,16 @@ async fn status(app: &TestApp, w: &Webhook) -> (u16, String) {
     (code, body["status"].as_str().unwrap_or_default().to_owned())
 }
 
-async fn resend_under_a_fresh_id_is_a_duplicate(backend: Backend) {
+async fn resend_under_a_fresh_id_is_held_until_released(backend: Backend) {
     let sink = Sink::start(vec![]);
     let app = app(backend, &sink, BODY_GUARD).await;
     let original = Webhook::new("github", "acme", "delivery-a", "push", "x");
     assert_eq!(status(&app, &original).await, (200, "accepted".into()));
-    // The attacker's (or a confused proxy's) resend: signed, fresh ID.
+    // The attacker's (or a confused proxy's) resend, or a real event that
+    // repeats a body: signed, fresh ID. Held, not delivered, not dropped.
     let resend = under(&original, "delivery-b");
-    assert_eq!(status(&app, &resend).await, (200, "duplicate".into()));
-    assert_eq!(status(&app, &resend).await, (200, "duplicate".into()));
+    assert_eq!(status(&app, &resend).await, (200, "held".into()));
+    assert_eq!(status(&app, &resend).await, (200, "held".into()));
     // The provider's own retry is still a plain duplicate.
     assert_eq!(status(&app, &original).await, (200, "duplicate".into()));
     // Another body under a fresh ID is a new event.
@@ -81,6 +89,66 @@ async fn resend_under_a_fresh_id_is_a_duplicate(backend: Backend) {
             .await,
         2.0
     );
+    assert_eq!(
+        app.metric(r#"hookline_held_total{provider="github",reason="suspected_replay"}"#)
+            .await,
+        2.0
+    );
+    // It is kept whole, counted once per request, and shown with the event.
+    let key = hookline::store::EventKey::new("github", "acme", "delivery-b");
+    let held = app.store.held(&key).await.unwrap().expect("held");
+    assert_eq!((held.copies, held.released_at), (2, None));
+    assert_eq!(held.body, original.body);
+    let report = app
+        .store
+        .event_report("github", "acme", "delivery-b")
+        .await
+        .unwrap()
+        .expect("a report");
+    assert!(report.held.is_some());
+    // An operator releases it (the admin API's and console's release run
+    // the same code): recorded and delivered like any event.
+    let ingest = hookline::ingest::Ingest::new(
+        app.settings.clone(),
+        app.store.clone(),
+        std::sync::Arc::new(hookline::metrics::Metrics::new()),
+    );
+    assert_eq!(
+        ingest.release(&key).await.unwrap(),
+        hookline::ingest::Status::Accepted
+    );
+    let got = sink.wait_for(4, Duration::from_secs(10)).await;
+    assert!(got
+        .iter()
+        .any(|r| r.header("x-hookline-event-id") == Some("delivery-b")));
+    assert!(matches!(
+        ingest.release(&key).await,
+        Err(hookline::ingest::ReleaseError::AlreadyReleased { .. })
+    ));
+    // Its ID is an event now: the provider's retry of it is a duplicate.
+    assert_eq!(status(&app, &resend).await, (200, "duplicate".into()));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(sink.received().len(), 4);
+}
+
+/// The body key lasts `replay_window`, not the whole dedup window: past it,
+/// the same body under a fresh ID is a new event.
+async fn the_replay_window_is_configurable(backend: Backend) {
+    let sink = Sink::start(vec![]);
+    let app = app(
+        backend,
+        &sink,
+        "replay_guard = \"body\"\nreplay_window = \"1s\"",
+    )
+    .await;
+    let original = Webhook::new("github", "acme", "delivery-a", "push", "x");
+    assert_eq!(status(&app, &original).await, (200, "accepted".into()));
+    let resend = under(&original, "delivery-b");
+    assert_eq!(status(&app, &resend).await, (200, "held".into()));
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let later = under(&original, "delivery-c");
+    assert_eq!(status(&app, &later).await, (200, "accepted".into()));
+    sink.wait_for(2, Duration::from_secs(10)).await;
 }
 
 /// `replay_guard = "none"` on the provider turns the body key off: for a
@@ -123,14 +191,15 @@ async fn a_released_claim_frees_the_body_key(backend: Backend) {
 }
 
 backend_tests!(
-    resend_under_a_fresh_id_is_a_duplicate,
+    resend_under_a_fresh_id_is_held_until_released,
+    the_replay_window_is_configurable,
     the_provider_can_turn_the_body_key_off,
     a_released_claim_frees_the_body_key,
 );
 
 /// Redis restarted empty: the dedup and body keys are gone, but the
 /// critical event's row still knows the body, so the resend under a fresh
-/// ID is answered duplicate and not delivered.
+/// ID is held and not delivered.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rows_catch_the_resend_after_redis_lost_its_keys() {
     let sink = Sink::start(vec![]);
@@ -140,8 +209,8 @@ async fn rows_catch_the_resend_after_redis_lost_its_keys() {
     sink.wait_for(1, Duration::from_secs(10)).await;
     drop_keys(&app.settings, Backend::Redis);
     let resend = under(&original, "delivery-b");
-    assert_eq!(status(&app, &resend).await, (200, "duplicate".into()));
-    assert_eq!(status(&app, &resend).await, (200, "duplicate".into()));
+    assert_eq!(status(&app, &resend).await, (200, "held".into()));
+    assert_eq!(status(&app, &resend).await, (200, "held".into()));
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(sink.received().len(), 1);
     assert_eq!(app.inventory().await.processed_events, 1);

@@ -17,7 +17,7 @@ use bytes::Bytes;
 use hookline::config::Settings;
 use hookline::provider::{
     certificate_to_fetch, verify_request, Definitions, Key, Rejection, TenantState,
-    UntrustedRequest, Verdict, VerifyError,
+    UntrustedRequest, Verdict, VerifiedWebhook, VerifyError,
 };
 use secrecy::SecretString;
 use serde::Deserialize;
@@ -57,6 +57,16 @@ struct Case {
     /// For a `valid` case with an event ID, required: the event type
     /// (`""` for a definition that reads none).
     event_type: Option<String>,
+    /// For a `valid` case of a batched provider, required: every item's
+    /// ID and type, in order (`[]` for an empty batch).
+    items: Option<Vec<Item>>,
+}
+
+#[derive(Deserialize)]
+struct Item {
+    id: String,
+    #[serde(rename = "type")]
+    kind: String,
 }
 
 /// A field that may be `null`: `Some(None)` when it is, `None` when absent.
@@ -223,30 +233,59 @@ fn run_case(kind: &str, case: &Case, certs: &Certs) -> Result<(), String> {
             _ => Err(format!("expected {}, got {}", case.expect, describe(&got))),
         };
     }
-    match (&case.event_id, &got) {
-        (None, _) => {
-            Err("a valid case must say its event_id (null: the request carries none)".into())
-        }
+    let events: Vec<&VerifiedWebhook> = match &got {
+        Ok(Verdict::Event(ev)) => vec![ev],
+        Ok(Verdict::Batch(items)) => items.iter().collect(),
         // Signed, but no event: hookline must say so, not invent an ID.
-        (Some(None), Err(Rejection::MissingEventId | Rejection::MalformedPayload)) => Ok(()),
-        (Some(None), _) => Err(format!(
-            "expected missing_event_id or malformed_payload, got {}",
-            describe(&got)
-        )),
-        (Some(Some(id)), Ok(Verdict::Event(ev))) => {
-            let Some(t) = &case.event_type else {
-                return Err("a valid case must say its event_type (\"\" for none)".into());
-            };
-            if ev.event_id() != id {
-                return Err(format!("event ID {:?}, expected {id:?}", ev.event_id()));
-            }
-            if ev.event_type() != t {
-                return Err(format!("event type {:?}, expected {t:?}", ev.event_type()));
-            }
-            Ok(())
+        Err(Rejection::MissingEventId | Rejection::MalformedPayload)
+            if case.event_id == Some(None) =>
+        {
+            return Ok(())
         }
-        (Some(Some(_)), _) => Err(format!("expected valid, got {}", describe(&got))),
+        _ => return Err(format!("expected valid, got {}", describe(&got))),
+    };
+    let got_items: Vec<(&str, &str)> = events
+        .iter()
+        .map(|ev| (ev.event_id(), ev.event_type()))
+        .collect();
+    let batched = matches!(got, Ok(Verdict::Batch(_)));
+    match (&case.items, &case.event_id, &case.event_type) {
+        // A batch says every item, in order (none for an empty one).
+        (Some(items), _, _) => {
+            let want: Vec<(&str, &str)> = items
+                .iter()
+                .map(|i| (i.id.as_str(), i.kind.as_str()))
+                .collect();
+            if got_items != want {
+                return Err(format!("items {got_items:?}, expected {want:?}"));
+            }
+        }
+        (None, _, _) if batched => {
+            return Err("a valid case of a batched provider must list its items".into())
+        }
+        (None, Some(Some(id)), Some(t)) => {
+            if got_items != [(id.as_str(), t.as_str())] {
+                return Err(format!(
+                    "event {got_items:?}, expected {id:?} of type {t:?}"
+                ));
+            }
+        }
+        (None, Some(Some(_)), None) => {
+            return Err("a valid case must say its event_type (\"\" for none)".into())
+        }
+        (None, Some(None), _) => {
+            return Err(format!(
+                "expected missing_event_id or malformed_payload, got {}",
+                describe(&got)
+            ))
+        }
+        (None, None, _) => {
+            return Err(
+                "a valid case must say its event_id (null: the request carries none)".into(),
+            )
+        }
     }
+    Ok(())
 }
 
 /// Whether the provider checks a signed timestamp: its first valid case,
@@ -291,8 +330,8 @@ fn run_handshake(kind: &str, case: &HandshakeCase, certs: &Certs) -> Result<(), 
             code: Some(r.code()),
             confirm: None,
         },
-        Ok(Verdict::Event(ev)) => {
-            return Err(format!("an event ({:?}), not a handshake", ev.event_id()))
+        Ok(v @ (Verdict::Event(_) | Verdict::Batch(_))) => {
+            return Err(format!("{}, not a handshake", describe(&Ok(v))))
         }
     };
     let expect = &case.expect;
@@ -422,6 +461,7 @@ type Certs = BTreeMap<String, String>;
 fn describe(r: &Result<Verdict, Rejection>) -> String {
     match r {
         Ok(Verdict::Event(ev)) => format!("an event ({:?})", ev.event_id()),
+        Ok(Verdict::Batch(events)) => format!("a batch of {} events", events.len()),
         Ok(Verdict::Handshake(a)) => format!("a handshake answer ({})", a.status),
         Err(e) => e.code().to_owned(),
     }

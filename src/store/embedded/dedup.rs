@@ -172,7 +172,7 @@ pub(super) async fn commit(
             // This body was not recorded under this ID: it holds nothing.
             super::replay::release(&mut *tx, ev, owner).await?;
         } else {
-            super::replay::complete(tx, ev, owner, window, now).await?;
+            super::replay::complete(tx, ev, owner, ev.provider().replay_window, now).await?;
         }
     }
     Ok(Done::kept(Written::Commit(outcome), inserted))

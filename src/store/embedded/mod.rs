@@ -33,8 +33,8 @@ use super::listing::{
 };
 use super::sql::Tables;
 use super::types::{
-    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, ProcessedEvent,
-    QuarantinedCopy, RecordOutcome,
+    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, HeldEvent, Inventory, OwnerToken,
+    ProcessedEvent, QuarantinedCopy, RecordOutcome,
 };
 use super::{DeliveryQueue, IngestStore, OpenError, StoreError};
 use crate::provider::VerifiedWebhook;
@@ -179,6 +179,18 @@ impl IngestStore for EmbeddedStore {
 
     async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
         self.tables.quarantine(ev).await
+    }
+
+    async fn hold(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
+        self.tables.hold(ev).await
+    }
+
+    async fn held(&self, key: &EventKey) -> Result<Option<HeldEvent>, StoreError> {
+        self.tables.held(key).await
+    }
+
+    async fn mark_released(&self, key: &EventKey) -> Result<bool, StoreError> {
+        self.tables.mark_released(key).await
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

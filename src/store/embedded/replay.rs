@@ -64,7 +64,7 @@ pub(super) async fn claim(
 }
 
 /// The event was recorded with this body: its body key is COMPLETED for
-/// the window (if `owner` still holds it).
+/// the replay window (if `owner` still holds it).
 pub(super) async fn complete(
     tx: &mut SqliteConnection,
     ev: &VerifiedWebhook,

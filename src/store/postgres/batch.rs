@@ -146,7 +146,7 @@ fn bind_events<'q>(
                 .map(|p| {
                     let ev = &p.ev;
                     if ev.guards_body() {
-                        ms(ev.provider().window)
+                        ms(ev.provider().replay_window)
                     } else {
                         0
                     }

@@ -136,6 +136,9 @@ impl RedisDedup {
         }
         if let Some(window) = complete_for {
             script.arg(ms(window).max(1));
+            if ev.guards_body() {
+                script.arg(ms(ev.provider().replay_window).max(1));
+            }
         }
         let reply: Vec<i64> = script
             .invoke_async(&mut conn)
@@ -178,7 +181,8 @@ impl RedisDedup {
             let own = digest == &ev.body_sha256()[..DIGEST_LEN];
             script
                 .key(body_key)
-                .arg(if own { ev.event_id().as_str() } else { "" });
+                .arg(if own { ev.event_id().as_str() } else { "" })
+                .arg(ms(ev.provider().replay_window).max(1));
         }
         let done: i64 = script
             .invoke_async(&mut conn)

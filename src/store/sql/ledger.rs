@@ -188,6 +188,7 @@ where
         let (table, copies, at) = match record {
             EventRecord::Accepted => ("processed_event", "1", "received_at"),
             EventRecord::Conflict => ("conflict_quarantine", "copies", "last_seen_at"),
+            EventRecord::Held => ("held_event", "copies", "last_seen_at"),
         };
         let (conditions, params) = filter::events(f);
         let statement = format!(

@@ -1,5 +1,5 @@
 //! What PostgreSQL and SQLite share: the tables (`processed_event`,
-//! `conflict_quarantine`, `delivery`, `delivery_attempt`) and every
+//! `conflict_quarantine`, `held_event`, `delivery`, `delivery_attempt`) and every
 //! statement both dialects can run as written. Each backend keeps apart
 //! only what its dialect forces: SQLite's dedup table and one-transaction
 //! writes (`embedded/`), PostgreSQL's group-committed `unnest` batches
@@ -9,6 +9,7 @@
 
 mod filter;
 mod handshakes;
+mod held;
 mod ledger;
 mod queue;
 mod sessions;
@@ -30,6 +31,8 @@ pub(crate) trait Dialect: Database {
     /// Row locking for a lease: concurrent workers take different rows
     /// without waiting on one another. SQLite has one writer at a time.
     const SKIP_LOCKED: &'static str;
+    /// The current time as the dialect stores a timestamp column.
+    const NOW_TIMESTAMP: &'static str;
 
     /// Rows a statement changed (sqlx has no trait for it).
     fn rows_affected(result: &Self::QueryResult) -> u64;
@@ -39,6 +42,7 @@ impl Dialect for Postgres {
     const NOW_MS: &'static str = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
     const STATEMENT_MS: &'static str = "(extract(epoch FROM statement_timestamp()) * 1000)::bigint";
     const SKIP_LOCKED: &'static str = "FOR UPDATE SKIP LOCKED";
+    const NOW_TIMESTAMP: &'static str = "now()";
 
     fn rows_affected(result: &Self::QueryResult) -> u64 {
         result.rows_affected()
@@ -50,6 +54,7 @@ impl Dialect for Sqlite {
     const NOW_MS: &'static str = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
     const STATEMENT_MS: &'static str = Self::NOW_MS;
     const SKIP_LOCKED: &'static str = "";
+    const NOW_TIMESTAMP: &'static str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
     fn rows_affected(result: &Self::QueryResult) -> u64 {
         result.rows_affected()

@@ -1,0 +1,187 @@
+//! The dedup protocol for one verified event:
+//!
+//! 1. **claim** its key atomically (absent -> IN_PROGRESS with an owner
+//!    token and a short TTL); another request's claim is `in_progress`
+//!    (409), another body under its ID a `conflict`, its body already
+//!    accepted under another ID (`replay_guard = "body"`) a suspected
+//!    replay, **held**;
+//! 2. under `ack = "handlers"`, **wait** for every handler's
+//!    acknowledgement, releasing the claim if they do not all come;
+//! 3. **commit**: the durable record, one pending delivery per handler and
+//!    the key COMPLETED for the window, in one step, only if this request
+//!    still owns the claim; on a store failure **release** it so the
+//!    provider's retry is not blocked for `in_progress_ttl`;
+//! 4. a conflict is **quarantined** (kept, never applied); a suspected
+//!    replay is **held** (kept, never dropped).
+
+use super::acks::wait_for_acks;
+use super::outcome::{Decided, Refusal, Status};
+use super::Ingest;
+use crate::config::AckMode;
+use crate::provider::VerifiedWebhook;
+use crate::store::{ClaimOutcome, CommitOutcome};
+
+impl Ingest {
+    /// Run the protocol for `ev`. Metrics count each claim's outcome here;
+    /// the answer is counted by the caller.
+    pub(super) async fn decide(&self, ev: VerifiedWebhook) -> Result<Decided, Refusal> {
+        let store = &self.store;
+        let provider = ev.provider().clone();
+        let handlers = crate::config::matching_handlers(
+            &self.settings.handlers,
+            ev.provider_name(),
+            ev.tenant(),
+            ev.event_type(),
+        );
+        crash_point!("before_claim");
+        // A non-critical event no handler wants: its dedup record is all
+        // there is to write, and the store may claim and complete it in one
+        // step.
+        let fast = if handlers.is_empty() && !ev.is_critical() {
+            store.claim_recorded(&ev, provider.window).await?
+        } else {
+            None
+        };
+        let claim = match fast {
+            Some(claim) => claim,
+            None => {
+                store
+                    .claim(&ev, self.settings.dedup.in_progress_ttl)
+                    .await?
+            }
+        };
+        self.count_claim(&ev, claim);
+        let owner = match claim {
+            ClaimOutcome::Owned(owner) => owner,
+            ClaimOutcome::Recorded => return Ok(decided(ev, Status::Accepted)),
+            ClaimOutcome::Duplicate => return Ok(decided(ev, Status::Duplicate)),
+            ClaimOutcome::InProgress { retry_after } => {
+                return Err(Refusal::InProgress { retry_after })
+            }
+            ClaimOutcome::Conflict => return Err(self.conflict(&ev).await),
+            ClaimOutcome::Replay => return self.hold(ev).await,
+        };
+        crash_point!("after_claim");
+        // Held until this function returns: the claim is completed or
+        // released by then (or left to its TTL if a store failed).
+        let _held = self.metrics.claims.hold();
+        if provider.ack == AckMode::Handlers && !handlers.is_empty() {
+            if let Err(refusal) = wait_for_acks(store, &ev, &handlers, provider.ack_timeout).await {
+                // Not every handler acknowledged: give the key back so the
+                // provider's retry is accepted; the deliveries stay queued,
+                // and one already acknowledged is not made again. They keep
+                // their body's digest, so a retry with another body is a
+                // conflict, not an acceptance.
+                self.give_up(&ev, &owner).await;
+                return Err(match refusal {
+                    Refusal::Conflict => self.conflict(&ev).await,
+                    other => other,
+                });
+            }
+        }
+        delay_point!("before_commit");
+        match store.commit(&ev, &owner, provider.window, &handlers).await {
+            Ok(CommitOutcome::Accepted) => {
+                // The store handed the deliveries to this process's workers,
+                // or woke their lease loop for them (`store/handoff.rs`).
+                crash_point!("after_completion");
+                Ok(decided(ev, Status::Accepted))
+            }
+            Ok(CommitOutcome::Duplicate) => {
+                // The key had gone while the durable record stayed: the
+                // store rebuilt it from the record.
+                self.metrics
+                    .keys_repaired
+                    .with_label_values(&[ev.provider_name()])
+                    .inc();
+                Ok(decided(ev, Status::Duplicate))
+            }
+            Ok(CommitOutcome::Conflict) => Err(self.conflict(&ev).await),
+            Ok(CommitOutcome::Replay) => {
+                // Redis had lost the body key; the durable record caught it.
+                self.count_claim(&ev, ClaimOutcome::Replay);
+                self.hold(ev).await
+            }
+            // Our claim expired and another request owns the key: it will
+            // answer for the event; this copy is retried.
+            Ok(CommitOutcome::NotOwner) => {
+                self.metrics
+                    .stale_completions
+                    .with_label_values(&[ev.provider_name()])
+                    .inc();
+                tracing::warn!(
+                    event_id = ev.event_id().as_str(),
+                    "claim expired before completion (a stale owner); the provider will retry"
+                );
+                Err(Refusal::InProgress {
+                    retry_after: std::time::Duration::from_secs(1),
+                })
+            }
+            Err(e) => {
+                self.give_up(&ev, &owner).await;
+                Err(e.into())
+            }
+        }
+    }
+
+    fn count_claim(&self, ev: &VerifiedWebhook, claim: ClaimOutcome) {
+        let outcome = match claim {
+            ClaimOutcome::Owned(_) | ClaimOutcome::Recorded => "claimed",
+            ClaimOutcome::Duplicate => "duplicate",
+            ClaimOutcome::InProgress { .. } => "in_progress",
+            ClaimOutcome::Conflict => "conflict",
+            ClaimOutcome::Replay => "replay",
+        };
+        self.metrics
+            .dedup
+            .with_label_values(&[ev.provider_name(), outcome])
+            .inc();
+    }
+
+    /// Give the key back so the provider's retry is not blocked for
+    /// `in_progress_ttl`; if that fails too, the TTL frees it.
+    async fn give_up(&self, ev: &VerifiedWebhook, owner: &crate::store::OwnerToken) {
+        if let Err(e) = self.store.release(ev, owner).await {
+            tracing::warn!(
+                event_id = ev.event_id().as_str(),
+                error = %e.chain(),
+                "could not release the claim"
+            );
+        }
+    }
+
+    /// Same ID, other content: keep the request aside and refuse it; if it
+    /// cannot be kept, refuse it as a store failure so the provider tries
+    /// again.
+    async fn conflict(&self, ev: &VerifiedWebhook) -> Refusal {
+        if let Err(e) = self.store.quarantine(ev).await {
+            return e.into();
+        }
+        tracing::warn!(
+            event_id = ev.event_id().as_str(),
+            "event ID reused with a different body; quarantined"
+        );
+        Refusal::Conflict
+    }
+
+    /// A body already accepted under another event ID (the provider signs
+    /// the body but not the ID): a captured request resent under a fresh
+    /// ID, or a real event that repeats a body. Either way it is kept, never
+    /// dropped, and delivered only once an operator releases it.
+    async fn hold(&self, ev: VerifiedWebhook) -> Result<Decided, Refusal> {
+        self.store.hold(&ev).await?;
+        self.metrics
+            .held
+            .with_label_values(&[ev.provider_name(), "suspected_replay"])
+            .inc();
+        tracing::warn!(
+            event_id = ev.event_id().as_str(),
+            "body already accepted under another event ID; held as a suspected replay"
+        );
+        Ok(decided(ev, Status::Held))
+    }
+}
+
+fn decided(ev: VerifiedWebhook, status: Status) -> Decided {
+    Decided { ev, status }
+}

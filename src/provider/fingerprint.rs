@@ -1,0 +1,187 @@
+//! The content digest of an event: what the conflict check compares.
+//!
+//! Providers rewrite their own delivery envelope on a retry (Mux grows
+//! `attempts[]`, Telnyx counts `meta.attempt`, LINE sets
+//! `deliveryContext.isRedelivery`). Those fields say how the event was
+//! delivered, not what happened, so a retry that changes only them is the
+//! same event: a `duplicate`, not a `conflict`. A definition names them as
+//! JSON pointers (`[fingerprint] ignore = [...]`); the digest is then the
+//! SHA-256 of the body without them, in a canonical form (object members
+//! sorted, no whitespace), so only a change of content is a conflict.
+//!
+//! Without `ignore`, the digest is the SHA-256 of the raw bytes, as it
+//! always was: any changed byte is a conflict.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::identity::check_pointer;
+use crate::ids::BodyDigest;
+
+/// `[fingerprint]` in a provider definition.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fingerprint {
+    /// RFC 6901 pointers of the envelope the provider rewrites on a retry
+    /// (relative to each item when the definition declares a `batch`).
+    /// A pointer whose target is absent is skipped.
+    #[serde(default)]
+    pub ignore: Vec<String>,
+}
+
+impl Fingerprint {
+    /// Each pointer is non-empty (ignoring the whole body would make every
+    /// body the same event) and well formed.
+    pub fn check(&self) -> Result<(), String> {
+        for p in &self.ignore {
+            if p.is_empty() {
+                return Err("fingerprint.ignore: \"\" would ignore the whole body".into());
+            }
+            check_pointer(p).map_err(|e| format!("fingerprint.ignore: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// The content digest of `body`. A body that is not JSON has no
+    /// envelope to drop: its raw bytes are digested.
+    pub fn digest(&self, body: &[u8]) -> BodyDigest {
+        if self.ignore.is_empty() {
+            return BodyDigest::of(body);
+        }
+        let Ok(mut doc) = serde_json::from_slice::<Value>(body) else {
+            return BodyDigest::of(body);
+        };
+        for pointer in &self.ignore {
+            remove(&mut doc, pointer);
+        }
+        let mut canonical = Vec::with_capacity(body.len());
+        write_canonical(&doc, &mut canonical);
+        BodyDigest::of(&canonical)
+    }
+}
+
+/// Remove the value at `pointer` from `doc`, if it is there.
+fn remove(doc: &mut Value, pointer: &str) {
+    let Some((parent, last)) = pointer.rsplit_once('/') else {
+        return;
+    };
+    let last = unescape(last);
+    match doc.pointer_mut(parent) {
+        Some(Value::Object(members)) => {
+            members.remove(last.as_str());
+        }
+        Some(Value::Array(items)) => {
+            if let Ok(i) = last.parse::<usize>() {
+                if i < items.len() && (last == "0" || !last.starts_with('0')) {
+                    items.remove(i);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A pointer token's `~1` and `~0` escapes, in RFC 6901's order.
+fn unescape(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+/// `v` with object members sorted by key and no whitespace, whatever order
+/// the provider (or serde_json's map) keeps them in.
+fn write_canonical(v: &Value, out: &mut Vec<u8>) {
+    match v {
+        Value::Object(members) => {
+            let mut sorted: Vec<_> = members.iter().collect();
+            sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            out.push(b'{');
+            for (i, (k, v)) in sorted.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                serde_json::to_writer(&mut *out, k).expect("a string serializes");
+                out.push(b':');
+                write_canonical(v, out);
+            }
+            out.push(b'}');
+        }
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_canonical(v, out);
+            }
+            out.push(b']');
+        }
+        scalar => serde_json::to_writer(&mut *out, scalar).expect("a scalar serializes"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fingerprint;
+    use crate::ids::BodyDigest;
+
+    fn fp(ignore: &[&str]) -> Fingerprint {
+        Fingerprint {
+            ignore: ignore.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn without_ignore_the_raw_bytes_are_the_digest() {
+        let body = br#"{"id":"e1", "n":1}"#;
+        assert_eq!(fp(&[]).digest(body), BodyDigest::of(body));
+        // One changed byte is another digest.
+        assert_ne!(
+            fp(&[]).digest(body),
+            fp(&[]).digest(br#"{"id":"e1","n":1}"#)
+        );
+    }
+
+    /// Mux's retry: the same event with one more attempt recorded.
+    #[test]
+    fn a_retry_that_rewrites_only_the_envelope_has_the_same_digest() {
+        let f = fp(&["/attempts"]);
+        let first = br#"{"type":"video.asset.ready","id":"3a56","data":{"id":"a1"},"attempts":[]}"#;
+        let retry = br#"{"type":"video.asset.ready","id":"3a56","data":{"id":"a1"},
+            "attempts":[{"webhook_id":1,"response_status_code":500}]}"#;
+        assert_eq!(f.digest(first), f.digest(retry));
+        // A change of content is still another digest.
+        let changed =
+            br#"{"type":"video.asset.ready","id":"3a56","data":{"id":"a2"},"attempts":[]}"#;
+        assert_ne!(f.digest(first), f.digest(changed));
+    }
+
+    #[test]
+    fn nested_pointers_escapes_and_absent_targets() {
+        let f = fp(&["/meta/attempt", "/a~1b", "/missing/deep", "/list/1"]);
+        let one = br#"{"data":{"id":"x"},"meta":{"attempt":1,"delivered_to":"u"},"a/b":1,"list":[1,2,3]}"#;
+        let two = br#"{"list":[1,9,3],"a/b":2,"meta":{"delivered_to":"u","attempt":2},"data":{"id":"x"}}"#;
+        assert_eq!(f.digest(one), f.digest(two));
+        let other = br#"{"data":{"id":"x"},"meta":{"attempt":1,"delivered_to":"v"},"a/b":1,"list":[1,2,3]}"#;
+        assert_ne!(f.digest(one), f.digest(other));
+    }
+
+    #[test]
+    fn member_order_and_whitespace_do_not_matter_once_canonical() {
+        let f = fp(&["/x"]);
+        assert_eq!(
+            f.digest(br#"{"a":1,"b":{"c":[1,2],"d":"e"}}"#),
+            f.digest(b"{ \"b\" : {\"d\":\"e\",\"c\":[1, 2]}, \"a\":1, \"x\":0 }")
+        );
+    }
+
+    #[test]
+    fn a_body_that_is_not_json_is_digested_raw() {
+        assert_eq!(fp(&["/a"]).digest(b"a=1&b=2"), BodyDigest::of(b"a=1&b=2"));
+    }
+
+    #[test]
+    fn pointers_are_checked() {
+        assert!(fp(&["/a", "/b/0"]).check().is_ok());
+        assert!(fp(&[""]).check().is_err());
+        assert!(fp(&["a"]).check().is_err());
+    }
+}

@@ -246,7 +246,7 @@ fn run_case(kind: &str, case: &Case, certs: &Certs) -> Result<(), String> {
     };
     let got_items: Vec<(&str, &str)> = events
         .iter()
-        .map(|ev| (ev.event_id(), ev.event_type()))
+        .map(|ev| (ev.event_id().as_str(), ev.event_type().as_str()))
         .collect();
     let batched = matches!(got, Ok(Verdict::Batch(_)));
     match (&case.items, &case.event_id, &case.event_type) {

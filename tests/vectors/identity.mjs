@@ -43,7 +43,14 @@ export function valueAt(source, c) {
   if (source.header !== undefined) return header(c, source.header);
   if (source.form_field !== undefined) return new URLSearchParams(body.toString('utf8')).get(source.form_field) ?? undefined;
   const json = JSON.parse(body.toString('utf8'));
-  if (source.json_pointer !== undefined) return scalar(pointer(json, source.json_pointer));
+  if (source.json_pointer !== undefined) {
+    // One pointer, or several where the first present wins.
+    for (const p of [source.json_pointer].flat()) {
+      const v = scalar(pointer(json, p));
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  }
   if (source.json_pointers !== undefined) {
     const parts = source.json_pointers.map((p) => scalar(pointer(json, p)));
     return parts.includes(undefined) ? undefined : parts.join(source.join);
@@ -51,10 +58,44 @@ export function valueAt(source, c) {
   throw new Error(`unknown source ${JSON.stringify(source)}`);
 }
 
+// The value at a JSON source (`json_pointer`, a list of them where the first
+// present wins, or `json_pointers` + `join`) inside one batch item.
+function itemValue(source, item) {
+  if (source === null || source === undefined) return undefined;
+  if (source.json_pointers !== undefined) {
+    const parts = source.json_pointers.map((p) => scalar(pointer(item, p)));
+    return parts.includes(undefined) ? undefined : parts.join(source.join);
+  }
+  for (const p of [source.json_pointer].flat()) {
+    const v = scalar(pointer(item, p));
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+// A batched provider's valid case lists every item ({id, type}, in order):
+// the array at `facts.batch` ("" for the body), an object there being a
+// batch of one; the ID and type are read from each item.
+function withItems(out, c, eventId, eventType) {
+  const at = pointer(JSON.parse(bodyBytes(c).toString('utf8')), out.facts.batch);
+  const items = Array.isArray(at) ? at : at === undefined ? [] : [at];
+  c.items ??= items.map((item) => {
+    const id = itemValue(eventId, item);
+    if (id === undefined) throw new Error(`${out.kind}: case ${c.name}: an item without an event ID where the facts say`);
+    return { id, type: itemValue(eventType, item) ?? '' };
+  });
+  delete c.event_id;
+  delete c.event_type;
+}
+
 export function withIdentity(out, { eventId = out.facts.event_id, eventType = out.facts.event_type } = {}) {
   for (const c of out.cases) {
     // `event_id: null`: signed, but no event (refused missing_event_id).
     if (c.expect !== 'valid' || c.event_id === null) continue;
+    if (out.facts.batch !== undefined && out.facts.batch !== null) {
+      withItems(out, c, eventId, eventType);
+      continue;
+    }
     if (c.event_id === undefined) {
       const id = valueAt(eventId, c);
       if (id === undefined) throw new Error(`${out.kind}: case ${c.name}: no event ID where the facts say`);

@@ -59,7 +59,13 @@ def value_at(source, c):
         return values[0] if values else None
     doc = json.loads(body)
     if "json_pointer" in source:
-        return _scalar(_pointer(doc, source["json_pointer"]))
+        # One pointer, or several where the first present wins.
+        pointers = source["json_pointer"]
+        for p in pointers if isinstance(pointers, list) else [pointers]:
+            found = _scalar(_pointer(doc, p))
+            if found is not None:
+                return found
+        return None
     if "json_pointers" in source:
         parts = [_scalar(_pointer(doc, p)) for p in source["json_pointers"]]
         return None if None in parts else source["join"].join(parts)

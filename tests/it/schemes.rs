@@ -19,13 +19,37 @@ const BODY: &[u8] = br#"{"id":"evt_1","event_id":"evt_1","type":"t","event":{"ty
 /// where `def` looks for them (and a signed body timestamp where the scheme
 /// reads one).
 fn body_for(def: &ProviderDef, ty: &str) -> Vec<u8> {
-    let mut value = serde_json::Value::Null;
-    if let FieldSource::JsonPointer(p) = &def.event_id {
-        put(&mut value, p, "evt_1".into());
+    // A batched definition reads the ID and type from each item: one item,
+    // put where the batch is.
+    let mut item = serde_json::Value::Null;
+    match &def.event_id {
+        FieldSource::JsonPointer(p) => put(&mut item, p, "evt_1".into()),
+        // A composite ID (DocuSign's): "evt_1", then "x" for each other part.
+        FieldSource::JsonPointers(ps, _) => {
+            for (i, p) in ps.iter().enumerate() {
+                put(&mut item, p, if i == 0 { "evt_1" } else { "x" }.into());
+            }
+        }
+        _ => {}
     }
-    if let Some(FieldSource::JsonPointer(p)) = &def.event_type {
-        put(&mut value, p, ty.into());
+    match &def.event_type {
+        Some(FieldSource::JsonPointer(p)) => put(&mut item, p, ty.into()),
+        Some(FieldSource::AnyJsonPointer(ps)) => put(&mut item, &ps[0], ty.into()),
+        _ => {}
     }
+    let mut value = match def.batch.as_deref() {
+        None => item,
+        Some(at) => {
+            let mut root = serde_json::Value::Null;
+            let at = if at.is_empty() {
+                "/0".to_owned()
+            } else {
+                format!("{at}/0")
+            };
+            put(&mut root, &at, item);
+            root
+        }
+    };
     if let Scheme::Hmac(h) = &def.signature {
         if let Some(p) = &h.timestamp_json_pointer {
             put(&mut value, p, h.timestamp_format.format(NOW).into());
@@ -68,6 +92,15 @@ fn put(root: &mut serde_json::Value, pointer: &str, leaf: serde_json::Value) {
 fn expected_id(def: &ProviderDef, body: &[u8]) -> String {
     match def.event_id {
         FieldSource::BodySha256 => hex::encode(sha2::Sha256::digest(body)),
+        // The parts as the body has them (DocuSign's first part is also
+        // its type).
+        FieldSource::JsonPointers(ref ps, ref join) => {
+            let v: serde_json::Value = serde_json::from_slice(body).unwrap();
+            let parts: Vec<&str> = (ps.iter())
+                .map(|p| v.pointer(p).and_then(|x| x.as_str()).unwrap_or(""))
+                .collect();
+            parts.join(join)
+        }
         _ => "evt_1".to_owned(),
     }
 }

@@ -9,8 +9,10 @@
 //! PENDING line that no longer needs to be there. Directories holding only a
 //! NOTES.md whose first line starts `status: excluded` are skipped.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use base64::Engine as _;
 use bytes::Bytes;
@@ -395,8 +397,17 @@ fn run_handshake(kind: &str, case: &HandshakeCase, certs: &Certs) -> Result<(), 
 
 /// A configuration with one provider of `kind` and one tenant holding
 /// `secrets`, read the way `hookline serve` reads its file; without a
-/// `tolerance`, the definition's (or hookline's default) is in force.
-fn settings(kind: &str, secrets: &[String], tolerance: Option<u64>) -> Result<Settings, String> {
+/// `tolerance`, the definition's (or hookline's default) is in force. Each
+/// distinct one is read once: reading a config loads every built-in
+/// definition, and the cases of a kind share a few.
+fn settings(
+    kind: &str,
+    secrets: &[String],
+    tolerance: Option<u64>,
+) -> Result<Rc<Settings>, String> {
+    thread_local! {
+        static READ: RefCell<HashMap<String, Rc<Settings>>> = RefCell::new(HashMap::new());
+    }
     let secrets: Vec<String> = secrets
         .iter()
         .map(|s| toml::Value::String(s.clone()).to_string())
@@ -406,7 +417,15 @@ fn settings(kind: &str, secrets: &[String], tolerance: Option<u64>) -> Result<Se
         "[store]\nkind = \"embedded\"\n[providers.p]\nkind = {kind:?}\n{tolerance}[providers.p.tenants.t]\nsecrets = [{}]\n",
         secrets.join(", ")
     );
-    hookline::config::from_toml_str("vectors.toml", &text).map_err(|e| format!("config: {e}"))
+    if let Some(read) = READ.with(|r| r.borrow().get(&text).cloned()) {
+        return Ok(read);
+    }
+    let read = Rc::new(
+        hookline::config::from_toml_str("vectors.toml", &text)
+            .map_err(|e| format!("config: {e}"))?,
+    );
+    READ.with(|r| r.borrow_mut().insert(text, read.clone()));
+    Ok(read)
 }
 
 /// The case's request, received at `now`, as the HTTP layer verifies it:

@@ -12,8 +12,15 @@ use std::time::Instant;
 
 use crate::store::Store;
 
+/// What every family's name starts with.
+const PREFIX: &str = "hookline";
+
 pub struct Metrics {
     registry: Registry,
+    /// Every family registered, by its full name (`hookline_...`), whether
+    /// or not it has a sample yet (the text exposition leaves out a labelled
+    /// family until its first sample).
+    families: Vec<String>,
     /// Answers to providers: provider, tenant, outcome (`accepted`,
     /// `duplicate` or the problem `code`).
     pub requests: IntCounterVec,
@@ -67,19 +74,23 @@ pub struct Metrics {
 
 impl Metrics {
     pub fn new() -> Self {
-        let registry = Registry::new_custom(Some("hookline".into()), None).expect("valid prefix");
+        let registry = Registry::new_custom(Some(PREFIX.into()), None).expect("valid prefix");
+        let families = std::cell::RefCell::new(Vec::new());
+        let register = |c: Box<dyn prometheus::core::Collector>| {
+            // The registry adds its prefix when it gathers.
+            families
+                .borrow_mut()
+                .extend(c.desc().iter().map(|d| format!("{PREFIX}_{}", d.fq_name)));
+            registry.register(c).expect("registered once");
+        };
         let counter = |name: &str, help: &str, labels: &[&str]| {
             let c = IntCounterVec::new(Opts::new(name, help), labels).expect("valid metric");
-            registry
-                .register(Box::new(c.clone()))
-                .expect("registered once");
+            register(Box::new(c.clone()));
             c
         };
         let gauge = |name: &str, help: &str| {
             let g = IntGauge::new(name, help).expect("valid metric");
-            registry
-                .register(Box::new(g.clone()))
-                .expect("registered once");
+            register(Box::new(g.clone()));
             g
         };
         let requests = counter(
@@ -113,9 +124,7 @@ impl Metrics {
             &["handler"],
         )
         .expect("valid metric");
-        registry
-            .register(Box::new(attempt_seconds.clone()))
-            .expect("registered once");
+        register(Box::new(attempt_seconds.clone()));
         let requests_refused = counter(
             "requests_refused_total",
             "Requests refused before verification, by reason",
@@ -160,9 +169,7 @@ impl Metrics {
             "Age of the oldest IN_PROGRESS claim this node holds (0 when none)",
         )
         .expect("valid metric");
-        registry
-            .register(Box::new(oldest_claim.clone()))
-            .expect("registered once");
+        register(Box::new(oldest_claim.clone()));
         let circuit_open = prometheus::IntGaugeVec::new(
             Opts::new(
                 "circuit_open",
@@ -171,18 +178,15 @@ impl Metrics {
             &["handler"],
         )
         .expect("valid metric");
-        registry
-            .register(Box::new(circuit_open.clone()))
-            .expect("registered once");
+        register(Box::new(circuit_open.clone()));
         let verdict_log_dropped = prometheus::IntCounter::new(
             "verdict_log_dropped_total",
             "Verdict log entries dropped (queue full, or a batch not written)",
         )
         .expect("valid metric");
-        registry
-            .register(Box::new(verdict_log_dropped.clone()))
-            .expect("registered once");
+        register(Box::new(verdict_log_dropped.clone()));
         Metrics {
+            families: families.into_inner(),
             verdict_log_dropped,
             circuit_open,
             registry,
@@ -204,6 +208,11 @@ impl Metrics {
             dead,
             recent: crate::console::Recent::new(),
         }
+    }
+
+    /// The full name of every family this node exports (`hookline_...`).
+    pub fn families(&self) -> &[String] {
+        &self.families
     }
 
     /// The text exposition, with queue depths read from the store now.

@@ -326,6 +326,13 @@ pub fn headers_for(
     sender_headers(def, &key, body, event_id, Some(event_type), timestamp, "").unwrap()
 }
 
+/// The value of one series in a Prometheus text exposition (0 when absent).
+pub fn series_value(text: &str, series: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or(0.0)
+}
+
 pub fn now() -> i64 {
     chrono::Utc::now().timestamp()
 }
@@ -389,9 +396,7 @@ impl TestApp {
             .text()
             .await
             .unwrap();
-        text.lines()
-            .find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
-            .unwrap_or(0.0)
+        series_value(&text, series)
     }
 
     pub async fn inventory(&self) -> Inventory {

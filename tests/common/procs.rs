@@ -123,6 +123,17 @@ pub async fn try_post(port: u16, w: &Webhook) -> Option<(u16, serde_json::Value)
     Some((res.status().as_u16(), res.json().await.unwrap_or_default()))
 }
 
+/// One series of the `/metrics` of the process on `port`.
+pub async fn metric(port: u16, series: &str) -> f64 {
+    let text = reqwest::get(format!("http://127.0.0.1:{port}/metrics"))
+        .await
+        .expect("metrics")
+        .text()
+        .await
+        .unwrap();
+    super::series_value(&text, series)
+}
+
 /// Write the test config with one handler pointing at `sink`.
 pub async fn config(
     backend: Backend,

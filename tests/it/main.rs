@@ -23,6 +23,7 @@ mod crash;
 mod dedup;
 mod definitions;
 mod delivery;
+mod deploy;
 mod embedded_lane;
 mod event_report;
 mod external_url;

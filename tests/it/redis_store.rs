@@ -332,6 +332,77 @@ async fn a_completed_key_takes_under_150_bytes() {
     assert!(completed < 150, "{completed} bytes");
 }
 
+/// Issue 25's measure: the growth of `used_memory` per completed key, which
+/// counts what `MEMORY USAGE` leaves out (the expiry entry, the hash
+/// tables' slots, allocator rounding). 10,000 completed keys of real-length
+/// Stripe IDs on a Redis of the test's own; `bench/run` measures a million.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn used_memory_grows_under_150_bytes_per_completed_key() {
+    use futures::stream::{self, StreamExt};
+    const KEYS: usize = 10_000;
+    let redis = RedisServer::start();
+    let (store, settings, _db) = store_on(&redis).await;
+    let used_memory = || async {
+        let info: String = redis.cmd(redis::cmd("INFO").arg("memory")).await;
+        info.lines()
+            .find_map(|l| l.strip_prefix("used_memory:")?.trim().parse::<u64>().ok())
+            .expect("used_memory")
+    };
+    let window = Duration::from_secs(30 * 24 * 3600);
+    // Warm up: the scripts loaded, the connection's buffers allocated.
+    let warm = verified(
+        &settings,
+        &Webhook::new("stripe", "acme", "evt_warm", "t", "w"),
+    );
+    store.claim_recorded(&warm, window).await.unwrap();
+    let before = used_memory().await;
+    // Signed once per key with definitions loaded once (Webhook::new loads
+    // them for every request).
+    let defs = hookline::provider::Definitions::load(None).unwrap();
+    let def = defs.get("stripe").unwrap();
+    let secret = def
+        .decode_secret(&common::secret("stripe", "acme"))
+        .unwrap();
+    let events: Vec<_> = (0..KEYS)
+        .map(|i| {
+            // 28 characters, like evt_1MqqbKLt4dXK03v50fH9vyar.
+            let id = format!("evt_1MqqbKLt4dXK{i:012}");
+            let body = common::body_for("stripe", &id, "t", "a");
+            let headers = hookline::provider::sender_headers(
+                def,
+                &secret,
+                &body,
+                &id,
+                Some("t"),
+                common::now(),
+                "",
+            )
+            .unwrap();
+            let w = Webhook {
+                path: "/webhooks/stripe/acme".into(),
+                headers,
+                body,
+            };
+            verified(&settings, &w)
+        })
+        .collect();
+    stream::iter(events)
+        .for_each_concurrent(64, |ev| {
+            let store = store.clone();
+            async move {
+                let recorded = store.claim_recorded(&ev, window).await.unwrap();
+                assert_eq!(recorded, Some(ClaimOutcome::Recorded));
+            }
+        })
+        .await;
+    // Let serverCron finish rehashing the grown tables: until then both
+    // the old and the new bucket arrays are counted.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let per_key = (used_memory().await - before) as f64 / KEYS as f64;
+    eprintln!("used_memory grew {per_key:.1} B per completed key over {KEYS} keys");
+    assert!(per_key < 150.0, "{per_key:.1} bytes per key");
+}
+
 /// Indicative latency of the hot path on the shared Redis and PostgreSQL
 /// (run with `--run-ignored only --no-capture`; a debug build).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -66,8 +66,13 @@ pub(super) fn keys_for(def: &ProviderDef) -> Option<Keys> {
     })
 }
 
+/// A throwaway RSA key for the `rsa` family: generating one per run would
+/// take seconds in a debug build.
+const RSA_PEM: &str = include_str!("rsa-2048.pem");
+
 /// The fuzzing private key as each public-key family reads one: an
-/// Ed25519 seed in hex or base64, a P-256 PKCS#8 PEM. Made once.
+/// Ed25519 seed in hex or base64, a P-256 PKCS#8 PEM, an RSA PKCS#8 PEM.
+/// Made once.
 fn private_key_texts() -> &'static [String] {
     static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
     TEXTS.get_or_init(|| {
@@ -76,10 +81,15 @@ fn private_key_texts() -> &'static [String] {
             .and_then(|k| k.to_pkcs8_pem(LineEnding::LF).ok())
             .map(|pem| pem.to_string());
         let seed_base64 = base64::engine::general_purpose::STANDARD.encode(SEED);
-        [Some(hex::encode(SEED)), Some(seed_base64), p256_pem]
-            .into_iter()
-            .flatten()
-            .collect()
+        [
+            Some(hex::encode(SEED)),
+            Some(seed_base64),
+            p256_pem,
+            Some(RSA_PEM.to_owned()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     })
 }
 

@@ -27,6 +27,11 @@ enum Material {
     P256(p256::ecdsa::VerifyingKey),
     /// An ECDSA P-256 private key, for `hookline sign --private-key`.
     P256Signing(Box<p256::ecdsa::SigningKey>),
+    /// An RSA public key the tenant configured (`scheme = "rsa"`: Bridge):
+    /// verifies only.
+    Rsa(Box<rsa::RsaPublicKey>),
+    /// An RSA private key, for `hookline sign --private-key`.
+    RsaSigning(Box<rsa::RsaPrivateKey>),
     /// The RSA public key of a certificate fetched from `url` for one
     /// request (AWS SNS, PayPal): verifies only what names that URL.
     Certificate {
@@ -69,6 +74,14 @@ impl Key {
         Key(Material::P256Signing(Box::new(key)))
     }
 
+    pub(crate) fn rsa(key: rsa::RsaPublicKey) -> Key {
+        Key(Material::Rsa(Box::new(key)))
+    }
+
+    pub(crate) fn rsa_signing(key: rsa::RsaPrivateKey) -> Key {
+        Key(Material::RsaSigning(Box::new(key)))
+    }
+
     /// The RSA key of the certificate fetched from `url`: `pem` is what
     /// the URL answered, one X.509 certificate.
     pub fn certificate(url: FetchUrl, pem: &[u8]) -> Result<Key, KeyError> {
@@ -108,6 +121,22 @@ impl Key {
     pub(crate) fn p256_public(&self) -> Option<&p256::ecdsa::VerifyingKey> {
         match &self.0 {
             Material::P256(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// The configured RSA public key, if this key is one.
+    pub(crate) fn rsa_public(&self) -> Option<&rsa::RsaPublicKey> {
+        match &self.0 {
+            Material::Rsa(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// The RSA private key, if this key is one.
+    pub(crate) fn rsa_private(&self) -> Option<&rsa::RsaPrivateKey> {
+        match &self.0 {
+            Material::RsaSigning(k) => Some(k),
             _ => None,
         }
     }

@@ -86,8 +86,8 @@ fn a_definition_that_cannot_work_is_refused_with_its_reason() {
             "unknown variant `base32`",
         ),
         (
-            with_signature("scheme = \"rsa\"\nheader = \"X-Sig\"", ID),
-            "unknown variant `rsa`",
+            with_signature("scheme = \"rsa-pss\"\nheader = \"X-Sig\"", ID),
+            "unknown variant `rsa-pss`",
         ),
         (
             with_signature("scheme = \"token\"\nheader = \"X-Token\"\nprefix = \"Bearer \"", ID),

@@ -116,6 +116,12 @@ const P256_PEMS: [&str; 2] = [
     "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgndYylOEZvXFGWksZ\nsH0eeWy0Ue+tazZ0D4BOZ98MKsOhRANCAAQWIYf67W2+lt67WG9fSQb68TP0lD/O\nggmgtg0uLCfMoTBvVKDYJamX1/+cLojkyk6Y+OS+ymkVwQwV3ZmDN3xO\n-----END PRIVATE KEY-----",
 ];
 
+/// Throwaway RSA keys (the test keys of Bridge's vectors).
+const RSA_PEMS: [&str; 2] = [
+    include_str!("../vectors/bridge/test-signing-key.pem"),
+    include_str!("../vectors/bridge/test-other-key.pem"),
+];
+
 /// What a test needs to sign for one definition and configure a tenant
 /// that verifies it: two tenant secrets of the definition's own format and
 /// the key that signs for the first.
@@ -125,7 +131,7 @@ struct Signer {
 }
 
 fn signer(def: &ProviderDef) -> Signer {
-    for pems in [ED25519_PEMS, P256_PEMS] {
+    for pems in [ED25519_PEMS, P256_PEMS, RSA_PEMS] {
         if let Ok(key) = def.decode_private_key(pems[0]) {
             let other = def.decode_private_key(pems[1]).unwrap();
             let public = |k: &Key| def.public_secret(k).expect("a public-key family");

@@ -29,6 +29,7 @@ mod discord;
 mod event_grid;
 mod form_ping;
 mod head_ok;
+mod header_echo;
 mod hook_secret;
 mod hub_challenge;
 mod okta;
@@ -99,6 +100,9 @@ pub enum Handshake {
     /// `validationCode`) and CloudEvents `OPTIONS` abuse protection, once
     /// the request's token verified.
     EventGridValidation(event_grid::EventGridValidation),
+    /// A bodiless POST whose header is echoed in the answer's header
+    /// (RingCentral's `Validation-Token`).
+    HeaderEcho(header_echo::HeaderEcho),
 }
 
 impl Handshake {
@@ -119,6 +123,7 @@ impl Handshake {
             Handshake::FormPing(h) => h,
             Handshake::SmartsheetVerification(h) => h,
             Handshake::EventGridValidation(h) => h,
+            Handshake::HeaderEcho(h) => h,
         }
     }
 

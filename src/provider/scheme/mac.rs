@@ -36,6 +36,10 @@ pub enum DigestEncoding {
     Base64,
     /// URL-safe base64; padded or not on input, unpadded on output.
     Base64url,
+    /// Standard base64 of the digest's lower-case hex text, not of its
+    /// bytes: Solidgate's `base64(hex(HMAC-SHA512(...)))`
+    /// (`@solidgate/node-sdk` `Api._generateSignature`).
+    Base64OfHex,
 }
 
 /// How a configured secret becomes MAC key bytes.
@@ -93,6 +97,7 @@ pub(crate) fn decode_digest(encoding: DigestEncoding, s: &str) -> Option<Vec<u8>
         DigestEncoding::Hex => hex::decode(s).ok(),
         DigestEncoding::Base64 => BASE64_ANY.decode(s).ok(),
         DigestEncoding::Base64url => BASE64URL_ANY.decode(s).ok(),
+        DigestEncoding::Base64OfHex => hex::decode(BASE64_ANY.decode(s).ok()?).ok(),
     }
 }
 
@@ -101,6 +106,7 @@ pub(crate) fn encode_digest(encoding: DigestEncoding, d: &[u8]) -> String {
         DigestEncoding::Hex => hex::encode(d),
         DigestEncoding::Base64 => STANDARD.encode(d),
         DigestEncoding::Base64url => BASE64URL_ANY.encode(d),
+        DigestEncoding::Base64OfHex => STANDARD.encode(hex::encode(d)),
     }
 }
 
@@ -284,6 +290,21 @@ pub(crate) fn body_timestamp(
 #[cfg(test)]
 mod tests {
     use super::TimestampFormat::*;
+    use super::{decode_digest, encode_digest, DigestEncoding};
+
+    #[test]
+    fn base64_of_hex_encodes_the_hex_text() {
+        let digest = [0xab, 0x01, 0xff];
+        let written = encode_digest(DigestEncoding::Base64OfHex, &digest);
+        // base64("ab01ff")
+        assert_eq!(written, "YWIwMWZm");
+        assert_eq!(
+            decode_digest(DigestEncoding::Base64OfHex, &written).as_deref(),
+            Some(&digest[..])
+        );
+        // Base64 of the raw bytes is not the same encoding.
+        assert_eq!(decode_digest(DigestEncoding::Base64OfHex, "qwH/"), None);
+    }
 
     #[test]
     fn every_timestamp_format_reads_back_what_it_writes() {

@@ -38,6 +38,7 @@ pub mod mac;
 pub mod public_key;
 pub mod query_token;
 pub mod rsa_cert_url;
+pub mod rsa_signature;
 pub mod token;
 pub mod url_hmac;
 
@@ -88,6 +89,9 @@ pub enum Scheme {
     /// names, fetched from the definition's `fetch_hosts` only. AWS SNS,
     /// PayPal.
     RsaCertUrl(rsa_cert_url::RsaCertUrlParams),
+    /// An RSA PKCS#1 v1.5 signature checked with the provider's public key,
+    /// which the tenant configures (nothing is fetched). Bridge.
+    Rsa(rsa_signature::RsaParams),
 }
 
 impl Scheme {
@@ -107,6 +111,7 @@ impl Scheme {
             Scheme::Ed25519(p) => p,
             Scheme::EcdsaP256(p) => p,
             Scheme::RsaCertUrl(p) => p,
+            Scheme::Rsa(p) => p,
         }
     }
 }

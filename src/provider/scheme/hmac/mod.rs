@@ -31,7 +31,8 @@ pub struct HmacParams {
     /// `sha1`, `sha256` (default) or `sha512`.
     #[serde(default)]
     pub algorithm: Algorithm,
-    /// How the digest is written: `hex` (default), `base64`, `base64url`.
+    /// How the digest is written: `hex` (default), `base64`, `base64url`,
+    /// `base64-of-hex`.
     #[serde(default)]
     pub encoding: DigestEncoding,
     /// Text before each digest (`sha256=`, `v0=`, `v1,`); a signature
@@ -298,15 +299,37 @@ impl Family for HmacParams {
 
     fn sign(&self, key: &Key, input: &SignInput<'_>) -> Result<Vec<(String, String)>, SignError> {
         let timestamp = self.timestamp_format.format(input.timestamp);
-        // A signed header the caller did not supply is a per-request nonce
-        // (Sinch's x-sinch-webhook-signature-nonce): the sender makes one.
+        let key = key.shared_bytes().ok_or(SignError::WrongKey)?;
+        let (key_id, secret) = if self.uses_key_ids() {
+            let (id, secret) = split_key_id(key).ok_or(SignError::WrongKey)?;
+            (String::from_utf8_lossy(id).into_owned(), secret)
+        } else {
+            (String::new(), key)
+        };
+        // The key ID header is the sender's to write, and may itself be
+        // signed (Solidgate signs `merchant` on both sides of the body).
+        let id_header: Vec<(String, String)> = self
+            .key_id_header
+            .iter()
+            .map(|names| (names.primary().to_owned(), key_id.clone()))
+            .collect();
+        // Any other signed header the caller did not supply is a
+        // per-request nonce (Sinch's x-sinch-webhook-signature-nonce): the
+        // sender makes one.
         let nonces: Vec<(String, String)> = self
             .signed_content
             .header_names()
             .filter(|name| input.headers.header(name).is_none())
+            .filter(|name| id_header.header(name).is_none())
             .map(|name| (name.to_owned(), uuid::Uuid::new_v4().simple().to_string()))
             .collect();
-        let all: Vec<(String, String)> = input.headers.iter().chain(&nonces).cloned().collect();
+        let all: Vec<(String, String)> = input
+            .headers
+            .iter()
+            .chain(&nonces)
+            .chain(&id_header)
+            .cloned()
+            .collect();
         let values = Values {
             id: input.id,
             timestamp: &timestamp,
@@ -316,17 +339,8 @@ impl Family for HmacParams {
             body: input.body,
             pairs: &[],
         };
-        let key = key.shared_bytes().ok_or(SignError::WrongKey)?;
         let mut headers = nonces;
-        let (key_id, secret) = if self.uses_key_ids() {
-            let (id, secret) = split_key_id(key).ok_or(SignError::WrongKey)?;
-            (String::from_utf8_lossy(id).into_owned(), secret)
-        } else {
-            (String::new(), key)
-        };
-        if let Some(names) = &self.key_id_header {
-            headers.push((names.primary().to_owned(), key_id.clone()));
-        }
+        headers.extend(id_header);
         let digest = content::sign_encoded(
             (self.algorithm, self.content_encoding),
             self.encoding,
@@ -366,31 +380,4 @@ impl Family for HmacParams {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{Family, HmacParams};
-
-    fn params(extra: &str) -> HmacParams {
-        toml::from_str(&format!(
-            "header = \"X-Sig\"\nprefix = \"sha256=\"\n{extra}"
-        ))
-        .unwrap()
-    }
-
-    #[test]
-    fn an_optional_prefix_is_stripped_when_present_and_not_required() {
-        let p = params("prefix_optional = true");
-        p.check().unwrap();
-        assert_eq!(p.strip_prefix("sha256=ab12"), Some("ab12"));
-        assert_eq!(p.strip_prefix("ab12"), Some("ab12"));
-        let strict = params("");
-        assert_eq!(strict.strip_prefix("sha256=ab12"), Some("ab12"));
-        assert_eq!(strict.strip_prefix("ab12"), None);
-        assert_eq!(strict.strip_prefix("sha"), None);
-    }
-
-    #[test]
-    fn an_optional_prefix_needs_a_prefix() {
-        let p: HmacParams = toml::from_str("header = \"X-Sig\"\nprefix_optional = true").unwrap();
-        assert!(p.check().unwrap_err().contains("prefix_optional"));
-    }
-}
+mod tests;

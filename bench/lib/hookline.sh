@@ -81,6 +81,7 @@ write_config() { # out port store critical "handlers" redis-url dir
       case "$h" in
         slow) write_handler slow "$SLOW_TIMEOUT" limited ;;
         healthy) write_handler healthy 5s limited ;;
+        broker-*) write_broker_handler "${h#broker-}" ;;
         *) write_handler "$h" 5s ;;
       esac
     done

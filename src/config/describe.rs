@@ -26,6 +26,29 @@ fn redact_url(raw: &str) -> String {
     }
 }
 
+/// Where a broker handler publishes, as written.
+fn destination(h: &super::Handler) -> String {
+    use super::DestinationSettings as D;
+    match h.destination.get() {
+        Some(D::Http) | None => String::new(),
+        Some(D::Nats { subject }) => format!(" subject {subject:?}"),
+        Some(D::Rabbitmq {
+            exchange,
+            routing_key,
+        }) => format!(" exchange {exchange:?} routing_key {routing_key:?}"),
+        Some(D::RedisStream {
+            stream,
+            maxlen,
+            dedup_window,
+        }) => format!(
+            " stream {stream:?}{} dedup_window {}",
+            maxlen.map_or(String::new(), |m| format!(" maxlen ~{m}")),
+            d(*dedup_window)
+        ),
+        Some(D::Mqtt { topic }) => format!(" topic {topic:?}"),
+    }
+}
+
 fn list<T: ToString>(items: &[T]) -> String {
     let items: Vec<String> = items.iter().map(T::to_string).collect();
     format!("[{}]", items.join(", "))
@@ -160,13 +183,16 @@ impl Settings {
         for (name, h) in &self.handlers {
             let _ = writeln!(
                 out,
-                "  {name} -> {} (events {:?}, tenants {:?}, timeout {}, max_attempts {}, concurrency {}, signing_secret [redacted])",
-                redact_url(h.url.as_str()),
+                "  {name} -> {} {}{} (events {:?}, tenants {:?}, timeout {}, max_attempts {}, concurrency {}, signing_secret {})",
+                h.kind.as_str(),
+                h.redacted_url(),
+                destination(h),
                 h.events,
                 h.tenants,
                 d(h.timeout),
                 h.max_attempts,
-                h.concurrency
+                h.concurrency,
+                if h.signing_key.is_some() { "[redacted]" } else { "(none)" },
             );
             if !h.forward_headers.is_empty() {
                 let _ = writeln!(out, "    forward_headers {}", list(&h.forward_headers));

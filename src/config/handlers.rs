@@ -14,6 +14,7 @@ use serde::{Deserialize, Deserializer};
 
 use super::declared::Declared;
 use super::derived::Derived;
+use super::destination::{self, DestinationSettings, HandlerKind};
 use super::issues::{key, ConfigIssue};
 use super::names::HandlerName;
 use super::patterns::{EventGlobs, Globs};
@@ -27,8 +28,18 @@ pub struct Handler {
     /// The table's key. Derived.
     #[serde(skip)]
     pub name: Derived<HandlerName>,
-    /// Where deliveries are POSTed: an `http` or `https` URL. Required.
-    #[serde(deserialize_with = "http_url")]
+    /// `kind` in the file: `http` (the default: deliveries are POSTed),
+    /// `nats`, `rabbitmq`, `redis-stream` or `mqtt` (deliveries are
+    /// published to that broker). See `config/destination.rs`.
+    #[serde(default, rename = "kind")]
+    pub kind_setting: Option<String>,
+    /// The kind in force. Derived.
+    #[serde(skip)]
+    pub kind: HandlerKind,
+    /// Where deliveries go: an `http(s)://` URL; for a broker its
+    /// `nats://`/`tls://`, `amqp(s)://`, `redis(s)://` or `mqtt(s)://`
+    /// URL, credentials in it. Required.
+    #[serde(deserialize_with = "any_url")]
     pub url: url::Url,
     /// `provider:event-type` globs (`stripe:payment_intent.*`, `github:*`).
     /// Required.
@@ -44,9 +55,11 @@ pub struct Handler {
     #[serde(default = "default_max_attempts")]
     pub max_attempts: u32,
     /// `signing_secret` in the file: the Standard Webhooks secret
-    /// (`whsec_...`) deliveries are signed with, decoded. Required.
-    #[serde(rename = "signing_secret", deserialize_with = "whsec_key")]
-    pub signing_key: Key,
+    /// (`whsec_...`) deliveries are signed with, decoded. Required for an
+    /// `http` handler; a broker's messages carry `webhook-signature` when
+    /// it is set.
+    #[serde(default, rename = "signing_secret", deserialize_with = "whsec_key")]
+    pub signing_key: Option<Key>,
     /// Dead-letter a delivery still failing this long after the event.
     /// Default none.
     #[serde(default, with = "humantime_serde")]
@@ -69,6 +82,35 @@ pub struct Handler {
     /// The client certificate's private key (PEM).
     #[serde(default)]
     pub client_key_file: Option<PathBuf>,
+    /// `nats`: the subject, with `{provider}`, `{tenant}`, `{event_type}`.
+    #[serde(default)]
+    pub subject: Option<String>,
+    /// `nats`: a `.creds` file (JWT and NKey seed) to authenticate with.
+    #[serde(default)]
+    pub credentials_file: Option<PathBuf>,
+    /// `rabbitmq`: the exchange; default `""`, the default exchange.
+    #[serde(default)]
+    pub exchange: Option<String>,
+    /// `rabbitmq`: the routing key, with placeholders. Required.
+    #[serde(default)]
+    pub routing_key: Option<String>,
+    /// `redis-stream`: the stream's key, with placeholders. Required.
+    #[serde(default)]
+    pub stream: Option<String>,
+    /// `redis-stream`: trim the stream to about this many entries
+    /// (`MAXLEN ~`). Default none.
+    #[serde(default)]
+    pub maxlen: Option<u64>,
+    /// `redis-stream`: how long a `webhook-id` appended is remembered, so
+    /// a redelivery within it is not appended again. Default `24h`.
+    #[serde(default, with = "humantime_serde")]
+    pub dedup_window: Option<Duration>,
+    /// `mqtt`: the topic, with placeholders. Required.
+    #[serde(default)]
+    pub topic: Option<String>,
+    /// What the destination needs beyond the URL. Derived.
+    #[serde(skip)]
+    pub destination: Derived<DestinationSettings>,
 }
 
 fn all_tenants() -> Globs {
@@ -81,18 +123,18 @@ fn default_max_attempts() -> u32 {
     12
 }
 
-fn http_url<'de, D: Deserializer<'de>>(d: D) -> Result<url::Url, D::Error> {
-    match url::Url::parse(&String::deserialize(d)?) {
-        Ok(u) if matches!(u.scheme(), "http" | "https") => Ok(u),
-        Ok(_) => Err(D::Error::custom("must be an http or https URL")),
-        // The parser's reason never repeats the URL (which may hold a password).
-        Err(e) => Err(D::Error::custom(format!("not a URL: {e}"))),
-    }
+/// Any URL: its scheme is checked against the handler's kind
+/// (`destination::resolve`).
+fn any_url<'de, D: Deserializer<'de>>(d: D) -> Result<url::Url, D::Error> {
+    // The parser's reason never repeats the URL (which may hold a password).
+    url::Url::parse(&String::deserialize(d)?)
+        .map_err(|e| D::Error::custom(format!("not a URL: {e}")))
 }
 
-fn whsec_key<'de, D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
+fn whsec_key<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Key>, D::Error> {
     let secret = SecretString::deserialize(d)?;
-    crate::delivery::outbound::decode_signing_secret(secret.expose_secret())
+    crate::provider::decode_signing_secret(secret.expose_secret())
+        .map(Some)
         .map_err(D::Error::custom)
 }
 
@@ -100,13 +142,11 @@ fn whsec_key<'de, D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
 /// prints them.
 impl fmt::Debug for Handler {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut url = self.url.clone();
-        if url.password().is_some() {
-            let _ = url.set_password(Some("[redacted]"));
-        }
         f.debug_struct("Handler")
             .field("name", &self.name)
-            .field("url", &url.as_str())
+            .field("kind", &self.kind)
+            .field("url", &self.redacted_url())
+            .field("destination", &self.destination)
             .field("events", &self.events)
             .field("tenants", &self.tenants)
             .field("timeout", &self.timeout)
@@ -120,6 +160,34 @@ impl fmt::Debug for Handler {
 }
 
 impl Handler {
+    /// The URL with its secrets replaced: the password, and a NATS URL's
+    /// lone user name (a token).
+    pub fn redacted_url(&self) -> String {
+        let mut url = self.url.clone();
+        if url.password().is_some() {
+            let _ = url.set_password(Some("[redacted]"));
+        } else if self.kind == HandlerKind::Nats && !url.username().is_empty() {
+            let _ = url.set_username("[redacted]");
+        }
+        // The URL writer escapes the brackets of a password.
+        url.to_string().replace("%5Bredacted%5D", "[redacted]")
+    }
+
+    /// Whether the file sets the kind-specific key `name`.
+    pub(super) fn is_set(&self, name: &str) -> bool {
+        match name {
+            "subject" => self.subject.is_some(),
+            "credentials_file" => self.credentials_file.is_some(),
+            "exchange" => self.exchange.is_some(),
+            "routing_key" => self.routing_key.is_some(),
+            "stream" => self.stream.is_some(),
+            "maxlen" => self.maxlen.is_some(),
+            "dedup_window" => self.dedup_window.is_some(),
+            "topic" => self.topic.is_some(),
+            _ => false,
+        }
+    }
+
     /// Whether this handler wants `event` (`provider:event_type`, prepared
     /// once per request for every handler) from `tenant`.
     pub fn matches_candidate(&self, tenant: &str, event: &Candidate<'_>) -> bool {
@@ -214,6 +282,11 @@ pub(super) fn resolve(
         }
         if let Some(tls) = h.client_tls() {
             issues.extend(tls.check(&key(&at, "client_cert_file"), &key(&at, "client_key_file")));
+        }
+        let (settings, problems) = destination::resolve(h, &at);
+        issues.extend(problems);
+        if let Some(settings) = settings {
+            h.destination.set(settings);
         }
     }
     issues

@@ -1,7 +1,8 @@
 //! Fan-out to downstream handlers: at-least-once delivery with a stable
 //! idempotency key per event and handler.
 
+pub mod destination;
 pub mod gate;
-pub mod outbound;
+pub mod outgoing;
 pub mod policy;
 pub mod worker;

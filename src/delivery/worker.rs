@@ -12,9 +12,10 @@ use tokio::sync::{mpsc, Notify, OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
+use super::destination::Destination;
 use super::gate::{Circuit, Gates, Pass};
-use super::outbound::{self, Outgoing};
-use super::policy::{classify, within_age, Backoff, Verdict};
+use super::outgoing::Outgoing;
+use super::policy::{within_age, Backoff, Verdict};
 use crate::config::{DeliverySettings, Handler, HandlerName, TlsSettings};
 use crate::metrics::Metrics;
 use crate::store::delivery::{AttemptRecord, LeaseFrom, Leased, Next};
@@ -41,8 +42,9 @@ pub struct Workers {
     store: Store,
     handlers: Arc<BTreeMap<HandlerName, Arc<Handler>>>,
     settings: DeliverySettings,
-    /// One client per handler (its TLS identity is its own).
-    clients: Arc<BTreeMap<HandlerName, reqwest::Client>>,
+    /// One destination per handler, reused by every attempt (an HTTP
+    /// client with its own TLS identity, a broker connection).
+    destinations: Arc<BTreeMap<HandlerName, Destination>>,
     /// Names this process's leases.
     owner: Arc<str>,
     /// Woken when deliveries were recorded that were not handed to these
@@ -67,10 +69,10 @@ impl Workers {
         tls: &TlsSettings,
         metrics: Arc<Metrics>,
     ) -> Result<Self, String> {
-        let clients = handlers
+        let destinations = handlers
             .iter()
             .map(|(name, h)| {
-                outbound::client(h, tls)
+                Destination::new(h, tls)
                     .map(|c| (name.clone(), c))
                     .map_err(|e| format!("handlers.{name}: {e}"))
             })
@@ -83,7 +85,7 @@ impl Workers {
             )),
             handlers: Arc::new(handlers),
             settings,
-            clients: Arc::new(clients),
+            destinations: Arc::new(destinations),
             owner: format!("worker-{}", uuid::Uuid::new_v4().simple()).into(),
             wake: store
                 .handoff()
@@ -271,28 +273,17 @@ impl Workers {
             self.finish(&d, record, Next::Dead, slot).await;
             return;
         };
-        let client = &self.clients[d.handler.as_str()];
-        let result = outbound::attempt(
-            client,
-            handler,
-            &Outgoing {
-                provider: &d.provider,
-                tenant: &d.tenant,
-                event_id: &d.event_id,
-                event_type: &d.event_type,
-                content_type: d.content_type.as_deref(),
-                body: &d.body,
-                attempt,
-                forwarded: &d.forward_headers,
-            },
-        )
-        .await;
-        if result.status.is_some_and(|s| (200..300).contains(&s)) {
+        // The one place the message is built; then the handler's
+        // destination sends it.
+        let outgoing = Outgoing::new(&d, handler, attempt, chrono::Utc::now().timestamp())
+            .signed(handler.signing_key.as_ref());
+        let started = std::time::Instant::now();
+        let sent = self.destinations[d.handler.as_str()].send(&outgoing).await;
+        let latency = started.elapsed();
+        if matches!(sent.outcome, Verdict::Acknowledged) {
             crash_point!("after_handler_ack");
         }
-        let failed = result
-            .status
-            .is_none_or(|s| s == 408 || s == 429 || s >= 500);
+        let failed = sent.failed();
         let circuit = pass.record(failed);
         // The handler's place is about calls to it: free it before the
         // outcome is written (a group-committed statement, under load the
@@ -303,7 +294,7 @@ impl Workers {
             .with_label_values(&[handler.name.as_str()])
             .set(i64::from(circuit == Circuit::Open));
         let age = Duration::from_millis((now_ms() - d.created_ms).max(0) as u64);
-        let next = match classify(result.status, result.retry_after) {
+        let next = match sent.outcome {
             Verdict::Acknowledged => Next::Delivered,
             Verdict::Reject => Next::Dead,
             Verdict::Retry { .. } if attempt >= handler.max_attempts => Next::Dead,
@@ -320,7 +311,7 @@ impl Workers {
         self.metrics
             .attempt_seconds
             .with_label_values(&[handler.name.as_str()])
-            .observe(result.latency.as_secs_f64());
+            .observe(latency.as_secs_f64());
         let outcome = match next {
             Next::Delivered => "delivered",
             Next::Dead => "dead",
@@ -332,16 +323,16 @@ impl Workers {
             .inc();
         self.metrics.recent.delivery(handler.name.as_str(), outcome);
         match next {
-            Next::Delivered => tracing::info!(status = result.status, "delivered"),
+            Next::Delivered => tracing::info!(status = sent.status, "delivered"),
             Next::Dead => tracing::warn!(
-                status = result.status,
-                error = result.error.as_deref(),
+                status = sent.status,
+                error = sent.error.as_deref(),
                 "dead-lettered"
             ),
             Next::RetryIn(delay) => {
                 tracing::info!(
-                    status = result.status,
-                    error = result.error.as_deref(),
+                    status = sent.status,
+                    error = sent.error.as_deref(),
                     ?delay,
                     "will retry"
                 )
@@ -350,10 +341,10 @@ impl Workers {
         let record = AttemptRecord {
             attempt,
             started_ms,
-            status: result.status,
-            latency: result.latency,
-            response_body: result.response_body,
-            error: result.error,
+            status: sent.status,
+            latency,
+            response_body: sent.response,
+            error: sent.error,
         };
         self.finish(&d, record, next, slot).await;
     }

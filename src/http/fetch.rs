@@ -24,7 +24,7 @@ use futures::StreamExt;
 use tokio::sync::OnceCell;
 
 use crate::config::{Provider, Tenant, TlsSettings};
-use crate::delivery::outbound;
+use crate::delivery::destination::http as outbound;
 use crate::provider::{certificate_to_fetch, FetchUrl, Key, KeyError, UntrustedRequest};
 
 /// How long a fetched certificate is used.

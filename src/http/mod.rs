@@ -4,9 +4,10 @@
 //!   provider and tenant, the rate limit, the body, verification, then
 //!   `receive` (an event: claim, record, answer) or `handshake` (a
 //!   provider's handshake, or 405 with `Allow`);
-//! - `body`, `budget`, `rate`, `external_url`: what the webhook route
-//!   needs before verification (capped body reads, the buffer cap, ingest
-//!   rate limits, the URL the provider called);
+//! - `body`, `content_encoding`, `budget`, `rate`, `external_url`: what
+//!   the webhook route needs before verification (capped body reads, a
+//!   gzip body decoded under the same caps, the buffer cap, ingest rate
+//!   limits, the URL the provider called);
 //! - `fetch`: what a request makes hookline fetch (a provider's signing
 //!   certificate, cached; SNS's `SubscribeURL`);
 //! - `ops`: `/healthz`, `/readyz`, `/metrics` and every unknown route;
@@ -17,6 +18,7 @@
 pub(crate) mod admin;
 mod body;
 pub mod budget;
+pub mod content_encoding;
 mod external_url;
 pub mod fetch;
 mod handshake;

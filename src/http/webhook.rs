@@ -6,6 +6,7 @@
 //!    body is read;
 //! 3. `POST` only: the body, capped in size (413), in memory across all
 //!    requests (503 + `Retry-After`) and in time (408), see [`super::body`];
+//!    a gzip body is decoded under the same caps ([`super::content_encoding`]);
 //! 4. for a family that verifies with a certificate fetched by URL, every
 //!    check that needs none, then the certificate ([`super::fetch`]; 503
 //!    if it cannot be fetched);
@@ -25,6 +26,7 @@ use secrecy::ExposeSecret;
 use tracing::Instrument;
 
 use super::body::{self, Body};
+use super::content_encoding::{self, Decoded};
 use super::external_url::external_url;
 use super::problem::ApiError;
 use super::receive::{self, Received};
@@ -185,6 +187,22 @@ async fn serve(
     } else {
         None
     };
+    // A gzip body is verified decoded (Stream signs the uncompressed JSON);
+    // the decoded bytes are held against the same caps.
+    let server = &state.settings.server;
+    let body: Option<(Body, Decoded)> = match body {
+        Some(b) => {
+            let d = content_encoding::decode(
+                req.headers(),
+                b.bytes.clone(),
+                server.max_body_bytes,
+                &state.budget,
+                server.body_timeout,
+            )?;
+            Some((b, d))
+        }
+        None => None,
+    };
     // Only URL-signing schemes read the external URL: don't build it
     // otherwise.
     let url = if provider.def.needs_url() {
@@ -197,7 +215,9 @@ async fn serve(
         url: &url,
         query: req.query_string(),
         headers: req.headers(),
-        body: body.as_ref().map_or_else(Bytes::new, |b| b.bytes.clone()),
+        body: body
+            .as_ref()
+            .map_or_else(Bytes::new, |(_, d)| d.bytes.clone()),
         received_at: chrono::Utc::now().timestamp(),
     };
     let stored_key = stored_key(state, provider, tenant_name).await?;

@@ -86,7 +86,7 @@ impl ProviderDef {
     pub fn config_snippet(&self) -> String {
         let name = &self.kind;
         let secret = match self.scheme_name() {
-            "ed25519" | "ecdsa-p256" => "the public key the provider shows",
+            "ed25519" | "ecdsa-p256" | "rsa" => "the public key the provider shows",
             "rsa-cert-url" => "not a secret: the SNS topic ARN or PayPal webhook ID you subscribed",
             _ => "the signing secret the provider shows",
         };

@@ -27,7 +27,7 @@ enum Material {
     P256(p256::ecdsa::VerifyingKey),
     /// An ECDSA P-256 private key, for `hookline sign --private-key`.
     P256Signing(Box<p256::ecdsa::SigningKey>),
-    /// An RSA public key the tenant configured (`scheme = "rsa"`: Bridge):
+    /// An RSA public key the tenant configured (`scheme = "rsa"`: Bridge, Wise):
     /// verifies only.
     Rsa(Box<rsa::RsaPublicKey>),
     /// An RSA private key, for `hookline sign --private-key`.

@@ -45,7 +45,7 @@ pub use identity::{FieldSource, MAX_EVENT_ID_LEN};
 pub use key::{Key, KeyError};
 pub use request::{Rejection, UntrustedRequest, Verdict};
 pub use scheme::{CertificateNeeded, Scheme, SignError, SignInput, VerifyError};
-pub use sign::sender_headers;
+pub use sign::{decode_signing_secret, sender_headers, standard_webhooks_signature};
 pub use template::Template;
 pub use verify::{certificate_to_fetch, verify_request};
 pub use webhook::VerifiedWebhook;

@@ -8,9 +8,11 @@
 #![allow(dead_code)]
 
 pub mod backing;
+pub mod brokers;
 pub mod cert_host;
 pub mod console;
 pub mod pki;
+pub mod private_brokers;
 pub mod procs;
 pub mod provider;
 pub mod raw;

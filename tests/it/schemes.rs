@@ -19,37 +19,17 @@ const BODY: &[u8] = br#"{"id":"evt_1","event_id":"evt_1","type":"t","event":{"ty
 /// where `def` looks for them (and a signed body timestamp where the scheme
 /// reads one).
 fn body_for(def: &ProviderDef, ty: &str) -> Vec<u8> {
-    // A batched definition reads the ID and type from each item: one item,
-    // put where the batch is.
-    let mut item = serde_json::Value::Null;
+    let mut value = serde_json::Value::Null;
     match &def.event_id {
-        FieldSource::JsonPointer(p) => put(&mut item, p, "evt_1".into()),
-        // A composite ID (DocuSign's): "evt_1", then "x" for each other part.
+        FieldSource::JsonPointer(p) => put(&mut value, p, "evt_1".into()),
         FieldSource::JsonPointers(ps, _) => {
-            for (i, p) in ps.iter().enumerate() {
-                put(&mut item, p, if i == 0 { "evt_1" } else { "x" }.into());
-            }
+            ps.iter().for_each(|p| put(&mut value, p, "evt_1".into()))
         }
         _ => {}
     }
-    match &def.event_type {
-        Some(FieldSource::JsonPointer(p)) => put(&mut item, p, ty.into()),
-        Some(FieldSource::AnyJsonPointer(ps)) => put(&mut item, &ps[0], ty.into()),
-        _ => {}
+    if let Some(FieldSource::JsonPointer(p)) = &def.event_type {
+        put(&mut value, p, ty.into());
     }
-    let mut value = match def.batch.as_deref() {
-        None => item,
-        Some(at) => {
-            let mut root = serde_json::Value::Null;
-            let at = if at.is_empty() {
-                "/0".to_owned()
-            } else {
-                format!("{at}/0")
-            };
-            put(&mut root, &at, item);
-            root
-        }
-    };
     if let Scheme::Hmac(h) = &def.signature {
         if let Some(p) = &h.timestamp_json_pointer {
             put(&mut value, p, h.timestamp_format.format(NOW).into());
@@ -58,6 +38,12 @@ fn body_for(def: &ProviderDef, ty: &str) -> Vec<u8> {
     // Two types make two bodies even where the type is not in the body.
     let salt = if value.is_array() { "/0/salt" } else { "/salt" };
     put(&mut value, salt, ty.into());
+    // A batch definition reads its pointers in each item: one item here.
+    if let Some(batch) = def.batch.as_deref() {
+        let mut root = serde_json::Value::Null;
+        put(&mut root, &format!("{batch}/0"), value);
+        value = root;
+    }
     serde_json::to_vec(&value).unwrap()
 }
 
@@ -90,16 +76,21 @@ fn put(root: &mut serde_json::Value, pointer: &str, leaf: serde_json::Value) {
 
 /// The event ID a request with `body` yields under `def`.
 fn expected_id(def: &ProviderDef, body: &[u8]) -> String {
-    match def.event_id {
-        FieldSource::BodySha256 => hex::encode(sha2::Sha256::digest(body)),
-        // The parts as the body has them (DocuSign's first part is also
-        // its type).
-        FieldSource::JsonPointers(ref ps, ref join) => {
+    match &def.event_id {
+        // The item's own bytes for a batch (its only item here).
+        FieldSource::BodySha256 => match def.batch.as_deref() {
+            Some(batch) => {
+                let v: serde_json::Value = serde_json::from_slice(body).unwrap();
+                let item = v.pointer(&format!("{batch}/0")).unwrap();
+                hex::encode(sha2::Sha256::digest(serde_json::to_vec(item).unwrap()))
+            }
+            None => hex::encode(sha2::Sha256::digest(body)),
+        },
+        // Each part as the body holds it (the type may share a pointer).
+        FieldSource::JsonPointers(ps, join) => {
             let v: serde_json::Value = serde_json::from_slice(body).unwrap();
-            let parts: Vec<&str> = (ps.iter())
-                .map(|p| v.pointer(p).and_then(|x| x.as_str()).unwrap_or(""))
-                .collect();
-            parts.join(join)
+            let part = |p: &String| v.pointer(p).and_then(|x| x.as_str()).unwrap().to_owned();
+            ps.iter().map(part).collect::<Vec<_>>().join(join)
         }
         _ => "evt_1".to_owned(),
     }
@@ -148,6 +139,9 @@ fn signer(def: &ProviderDef) -> Signer {
         ["whsec_c2VjcmV0LW9uZS1rZXk=", "whsec_c2VjcmV0LXR3by1rZXk="],
         // An ID and a base64 secret (Sinch Voice's key and secret).
         ["key:c2VjcmV0LW9uZQ==", "key:c2VjcmV0LXR3bw=="],
+        // Hex (Squarespace), then base64 (Microsoft Teams).
+        ["736563726574206f6e65", "7365637265742074776f"],
+        ["c2VjcmV0LW9uZQ==", "c2VjcmV0LXR3bw=="],
     ]
     .into_iter()
     .find(|[one, _]| def.decode_secret(one).is_ok())

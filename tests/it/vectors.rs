@@ -17,6 +17,7 @@ use std::rc::Rc;
 use base64::Engine as _;
 use bytes::Bytes;
 use hookline::config::Settings;
+use hookline::http::content_encoding;
 use hookline::provider::{
     certificate_to_fetch, verify_request, Definitions, Key, Rejection, TenantState,
     UntrustedRequest, Verdict, VerifiedWebhook, VerifyError,
@@ -27,6 +28,9 @@ use serde::Deserialize;
 /// How far a valid case is moved in time to learn whether its provider
 /// checks a signed timestamp: ten years, past any tolerance.
 const TEN_YEARS: i64 = 10 * 365 * 24 * 3600;
+
+/// The cap on a decoded gzip body here: the default `server.max_body_bytes`.
+const MAX_DECODED: usize = 1024 * 1024;
 
 #[derive(Deserialize)]
 struct VectorFile {
@@ -445,6 +449,16 @@ fn verify(
             .decode(b64)
             .map_err(|e| format!("body_base64: {e}"))?,
         _ => return Err("give exactly one of body, body_base64".into()),
+    };
+    // As the HTTP edge does: a gzip body is verified decoded, under a cap.
+    let encodings = (req.headers.iter())
+        .filter(|(k, _)| k.eq_ignore_ascii_case("content-encoding"))
+        .map(|(_, v)| v.as_str());
+    let body = if content_encoding::is_gzip(encodings, &body) {
+        content_encoding::gunzip(&body, MAX_DECODED, |_| true)
+            .map_err(|e| format!("gzip body: {e}"))?
+    } else {
+        body
     };
     let query = req.url.split_once('?').map_or("", |(_, q)| q);
     let untrusted = UntrustedRequest {

@@ -32,6 +32,7 @@ mod head_ok;
 mod header_echo;
 mod hook_secret;
 mod hub_challenge;
+mod intent_to_receive;
 mod okta;
 mod query_echo;
 mod slack;
@@ -103,6 +104,9 @@ pub enum Handshake {
     /// A bodiless POST whose header is echoed in the answer's header
     /// (RingCentral's `Validation-Token`).
     HeaderEcho(header_echo::HeaderEcho),
+    /// Xero's "intent to receive": signed POSTs of an empty batch, answered
+    /// 200 when the signature is right and 401 when not, both empty.
+    IntentToReceive(intent_to_receive::IntentToReceive),
 }
 
 impl Handshake {
@@ -124,6 +128,7 @@ impl Handshake {
             Handshake::SmartsheetVerification(h) => h,
             Handshake::EventGridValidation(h) => h,
             Handshake::HeaderEcho(h) => h,
+            Handshake::IntentToReceive(h) => h,
         }
     }
 

@@ -24,9 +24,11 @@
 //! 5. Add a definition in `providers/` and its vectors in
 //!    `tests/vectors/<kind>/`; `tests/it/vectors.rs` runs them.
 
+pub mod algorithm_header;
 pub mod basic;
 pub mod body_hmac;
 pub mod body_token;
+pub mod canonical_request;
 pub mod content;
 pub mod digest;
 pub mod ecdsa;
@@ -41,6 +43,7 @@ pub mod rsa_cert_url;
 pub mod rsa_signature;
 pub mod token;
 pub mod url_hmac;
+pub mod url_nonce_hmac;
 
 use serde::Deserialize;
 
@@ -74,6 +77,12 @@ pub enum Scheme {
     BodyToken(body_token::BodyTokenParams),
     /// An HMAC over the URL and the sorted form parameters. Twilio.
     UrlHmac(url_hmac::UrlHmacParams),
+    /// An HMAC over the URL with its query sorted, the sorted form
+    /// parameters and a nonce header. Plivo (signature V3).
+    UrlNonceHmac(url_nonce_hmac::UrlNonceHmacParams),
+    /// An HMAC over a canonical request: method, encoded path and query,
+    /// the headers the request lists as signed, body. Contentful.
+    CanonicalRequest(canonical_request::CanonicalRequestParams),
     /// A JWT, HMAC-signed, whose claim holds the body's SHA-256.
     /// FusionAuth, Upstash QStash, LiveKit.
     Jwt(jwt::JwtParams),
@@ -106,6 +115,8 @@ impl Scheme {
             Scheme::BodyHmac(p) => p,
             Scheme::BodyToken(p) => p,
             Scheme::UrlHmac(p) => p,
+            Scheme::UrlNonceHmac(p) => p,
+            Scheme::CanonicalRequest(p) => p,
             Scheme::Jwt(p) => p,
             Scheme::Digest(p) => p,
             Scheme::Ed25519(p) => p,

@@ -13,6 +13,7 @@ const MAIN_TOKEN = 'MjdkZjE4YTkwNDVjMzE0NzI1ZWUyZDZhMmNjNTg4';       // the main
 const OTHER_TOKEN = 'OGFhMDQ2YzUxNmYyNGQ0ZDg1ZDk0NmJiYmQ3Nzk5';
 const NONCE = '05429567804466091622';                                // the docs' example nonce
 const HOOK_URL = 'https://hooks.example.com/webhooks/plivo/acme/hangup?tenant=acme&b=2';
+const NO_QUERY_URL = 'https://hooks.example.com/webhooks/plivo/acme/hangup';
 // A hangup_url callback: form-encoded call details.
 const PARAMS = {
   CallUUID: '1e3a7b2c-4d5e-11ee-9f7a-0242ac120002', From: '14155551234', To: '14155559876', Direction: 'inbound',
@@ -58,6 +59,8 @@ const cases = [
   { name: 'one form value changed after signing', secrets: [AUTH_TOKEN], ...req(v3, ma), body: TAMPERED, expect: 'invalid_signature' },
   { name: 'the callback URL\'s query changed (the URL is signed)', secrets: [AUTH_TOKEN], ...req(v3, ma), url: HOOK_URL.replace('b=2', 'b=3'), expect: 'invalid_signature' },
   { name: 'verified with another Auth Token', secrets: [OTHER_TOKEN], ...req(v3, ma), expect: 'invalid_signature' },
+  { name: 'a callback URL without a query: the signed string still has "?" before the params', secrets: [AUTH_TOKEN], ...req(sign(AUTH_TOKEN, NO_QUERY_URL), sign(MAIN_TOKEN, NO_QUERY_URL)), url: NO_QUERY_URL, expect: 'valid' },
+  { name: 'the no-query signature does not verify the URL with a query', secrets: [AUTH_TOKEN], ...req(sign(AUTH_TOKEN, NO_QUERY_URL), sign(MAIN_TOKEN, NO_QUERY_URL)), expect: 'invalid_signature' },
   { name: 'X-Plivo-Signature-V3 and X-Plivo-Signature-Ma-V3 removed', secrets: [AUTH_TOKEN], ...strip(req(v3, ma)), expect: 'missing_signature' },
 ];
 for (const c of cases) {

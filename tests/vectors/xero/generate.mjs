@@ -27,6 +27,10 @@ const BODY = JSON.stringify({
   firstEventSequence: 1,
   entropy: 'S0m3r4Nd0mt3xt',
 });
+// Each item of `events` is an event of its own (hookline's `batch`), with no
+// ID: its ID is the SHA-256 of the item's bytes, which in this compact body are
+// JSON.stringify of the item. A case names its first item's ID and type.
+const FIRST_ITEM_SHA256 = crypto.createHash('sha256').update(JSON.stringify(JSON.parse(BODY).events[0])).digest('hex');
 const FLIP_FROM = '"CONTACT"';
 const FLIP_TO = '"CONTACS"';
 
@@ -66,7 +70,7 @@ const cases = [
   { name: 'verified with another secret', secrets: [OTHER], ...request(), expect: 'invalid_signature' },
   { name: `${SIG_HEADER} removed`, secrets: [SECRET], ...request({ drop: true }), expect: 'missing_signature' },
   { name: 'tenant holds the old and the new secret', secrets: [OTHER, SECRET], ...request(), expect: 'valid' },
-].map((c) => ({ ...c, now: NOW, ...(c.expect === 'valid' ? { event_type: EVENT_TYPE } : {}) }));
+].map((c) => ({ ...c, now: NOW, ...(c.expect === 'valid' ? { event_id: FIRST_ITEM_SHA256, event_type: EVENT_TYPE } : {}) }));
 
 const verify = (c, secret) => xeroAnswers(c.body, secret, header(c, SIG_HEADER)) === '200';
 // The verifier answers yes or no, with the clock fixed at `now`. A request
@@ -129,9 +133,10 @@ const out = {
     scheme: 'x-xero-signature = base64 HMAC-SHA256(webhook key, raw body)',
     secret: "the webhook key shown in the app's Webhooks settings (developer.xero.com > My Apps), used as UTF-8 bytes",
     timestamp: null,
+    batch: '/events',
     event_id: { body_sha256: true },
-    event_id_note: 'a delivery batches events and carries no delivery ID (events have no ID of their own): https://developer.xero.com/documentation/guides/webhooks/overview/',
-    event_type: { json_pointer: '/events/0/eventType' },
+    event_id_note: 'a delivery batches events (each item its own event) and neither it nor an event carries an ID: each item\'s SHA-256: https://developer.xero.com/documentation/guides/webhooks/overview/',
+    event_type: { json_pointer: '/eventType' },
     retry_horizon: 'not stated; use the default window',
     retry_source: 'https://developer.xero.com/documentation/guides/webhooks/overview/',
     handshake: 'intent to receive: signed POSTs with "events": [], answered 200 when the signature is right and 401 when it is wrong, always with an empty body: https://developer.xero.com/documentation/guides/webhooks/configuring-your-server/',

@@ -1,8 +1,7 @@
 //! `scheme = "hmac"`: one or more `prefix + digest` signatures in a header,
 //! an HMAC over a template of the request. GitHub, Shopify, Slack,
-//! Standard Webhooks.
-//!
-//! Three shapes beyond one header of signatures, each a parameter:
+//! Standard Webhooks. Shapes beyond one header of signatures, each a
+//! parameter (and `algorithm_header`: Sumsub names the hash per request):
 //! signatures in several headers at once (`every_header`: Box's primary
 //! and secondary keys, DocuSign's one header per key); the signed timestamp
 //! leading the signature header (`leading_timestamp`: Recurly's
@@ -13,6 +12,7 @@
 
 use serde::Deserialize;
 
+use super::algorithm_header::AlgorithmHeader;
 use super::content::{self, ContentEncoding};
 use super::mac::{self, Algorithm, DigestEncoding, SecretEncoding, TimestampFormat};
 use super::{Family, SignError, SignInput, VerifyError};
@@ -31,6 +31,10 @@ pub struct HmacParams {
     /// `sha1`, `sha256` (default) or `sha512`.
     #[serde(default)]
     pub algorithm: Algorithm,
+    /// A header naming the hash per request (Sumsub); `algorithm` when
+    /// the request names none (see [`AlgorithmHeader`]).
+    #[serde(default)]
+    pub algorithm_header: Option<AlgorithmHeader>,
     /// How the digest is written: `hex` (default), `base64`, `base64url`,
     /// `base64-of-hex`.
     #[serde(default)]
@@ -203,7 +207,7 @@ impl Family for HmacParams {
         if self.prefix_optional && self.prefix.is_empty() {
             return Err("prefix_optional needs a prefix".into());
         }
-        Ok(())
+        (self.algorithm_header.as_ref()).map_or(Ok(()), |a| a.check(self.algorithm))
     }
 
     fn decode_secret(&self, secret: &str) -> Result<Key, KeyError> {
@@ -274,11 +278,13 @@ impl Family for HmacParams {
             pairs: &[],
         };
         let header_id = super::optional(req, self.key_id_header.as_ref())?.map(str::trim);
+        let algorithm = (self.algorithm_header.as_ref())
+            .map_or(Ok(self.algorithm), |a| a.pick(req.headers, self.algorithm))?;
         let mut matched = false;
         for (id, digest) in &candidates {
             let secrets = self.secrets(keys, id.or(header_id));
             matched |= content::any_encoded_matches(
-                (self.algorithm, self.content_encoding),
+                (algorithm, self.content_encoding),
                 &self.signed_content,
                 &secrets,
                 &values,
@@ -341,6 +347,10 @@ impl Family for HmacParams {
         };
         let mut headers = nonces;
         headers.extend(id_header);
+        if let Some(a) = &self.algorithm_header {
+            let name = a.name_of(self.algorithm).ok_or(SignError::WrongKey)?;
+            headers.push((a.name.primary().to_owned(), name.to_owned()));
+        }
         let digest = content::sign_encoded(
             (self.algorithm, self.content_encoding),
             self.encoding,

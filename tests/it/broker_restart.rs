@@ -1,0 +1,135 @@
+//! A broker stopped (SIGKILL) and restarted under hookline, on every
+//! backend, with a private `nats-server -js` and a private
+//! `rabbitmq-server` on free ports: events accepted while it is down wait
+//! and are delivered once it is back, nothing acknowledged is lost, and a
+//! redelivery after the restart is deduplicated by JetStream.
+
+use crate::brokers::{wait_attempts, ADMIN_TOKEN, FAST};
+use crate::common;
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use common::brokers::{nats_header, test_name, NatsStream, RabbitQueue};
+use common::private_brokers::{PrivateNats, PrivateRabbit};
+use common::{spawn_app_with, AppOptions, Backend, TestApp, Webhook};
+use hookline::store::delivery::DeliveryState;
+
+async fn app(backend: Backend, handler: String) -> TestApp {
+    let mut opts = AppOptions::new(backend);
+    // A short cool-down, so the restarted broker is probed soon.
+    opts.extra = format!(
+        "{handler}\n{FAST}circuit_failures = 3\ncircuit_cooldown = \"500ms\"\n\n[admin]\ntoken = \"{ADMIN_TOKEN}\"\n"
+    );
+    spawn_app_with(opts).await
+}
+
+/// Post `ids` (all accepted while the broker may be down).
+async fn post_all(app: &TestApp, ids: &[&str]) {
+    for id in ids {
+        let w = Webhook::new("stripe", "acme", id, "charge.succeeded", id);
+        assert_eq!(app.send_json(&w).await.1["status"], "accepted", "{id}");
+    }
+}
+
+async fn nats_restarted_loses_nothing_and_deduplicates_a_redelivery(backend: Backend) {
+    let mut nats = PrivateNats::start().await;
+    let name = test_name();
+    let stream = NatsStream::create(&nats.url(), &name).await;
+    let app = app(
+        backend,
+        format!(
+            "[handlers.orders]\nkind = \"nats\"\nurl = \"{}\"\nsubject = \"{name}.{{event_type}}\"\nevents = [\"stripe:*\"]\ntimeout = \"1s\"\nmax_attempts = 1000\n",
+            nats.url()
+        ),
+    )
+    .await;
+    post_all(&app, &["evt_a"]).await;
+    stream.wait_for(1, Duration::from_secs(20)).await;
+
+    nats.kill();
+    post_all(&app, &["evt_b", "evt_c"]).await;
+    // Attempted and failed while the server is gone.
+    wait_attempts(&app, "evt_b", "orders", DeliveryState::Pending, 1).await;
+    nats.restart().await;
+
+    for id in ["evt_b", "evt_c"] {
+        wait_attempts(&app, id, "orders", DeliveryState::Delivered, 2).await;
+    }
+    let got = stream.wait_for(3, Duration::from_secs(30)).await;
+    let ids: BTreeSet<_> = got
+        .iter()
+        .map(|m| nats_header(m, "hookline-event-id").unwrap().to_owned())
+        .collect();
+    assert_eq!(ids, ["evt_a", "evt_b", "evt_c"].map(String::from).into());
+    assert_eq!(got.len(), 3, "each once");
+
+    // Re-delivered after the restart: JetStream still knows its id.
+    let res = app
+        .client
+        .post(format!(
+            "{}/admin/events/stripe/acme/evt_a/redeliver",
+            app.address
+        ))
+        .bearer_auth(ADMIN_TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 202);
+    let attempts = wait_attempts(&app, "evt_a", "orders", DeliveryState::Delivered, 2).await;
+    let last = attempts.last().unwrap();
+    assert!(
+        last.response_body
+            .as_deref()
+            .unwrap_or("")
+            .contains("(duplicate)"),
+        "{attempts:?}"
+    );
+    assert_eq!(stream.messages().await.len(), 3);
+}
+
+async fn rabbitmq_restarted_loses_nothing(backend: Backend) {
+    let mut rabbit = PrivateRabbit::start().await;
+    let name = test_name();
+    let queue = RabbitQueue::create(&rabbit.url(), &name, true).await;
+    let app = app(
+        backend,
+        format!(
+            "[handlers.audit]\nkind = \"rabbitmq\"\nurl = \"{}\"\nexchange = \"{name}\"\nrouting_key = \"{{provider}}.{{event_type}}\"\nevents = [\"stripe:*\"]\ntimeout = \"2s\"\nmax_attempts = 1000\n",
+            rabbit.url()
+        ),
+    )
+    .await;
+    post_all(&app, &["evt_a"]).await;
+    wait_attempts(&app, "evt_a", "audit", DeliveryState::Delivered, 1).await;
+
+    // Killed with evt_a confirmed but not consumed: a confirmed persistent
+    // message in a durable queue survives.
+    rabbit.kill();
+    post_all(&app, &["evt_b", "evt_c"]).await;
+    wait_attempts(&app, "evt_b", "audit", DeliveryState::Pending, 1).await;
+    rabbit.restart().await;
+
+    for id in ["evt_b", "evt_c"] {
+        // Slow to boot: allow the attempts made meanwhile.
+        common::brokers::eventually(Duration::from_secs(60), id, || async {
+            let d = crate::brokers::delivery(&app, id, "audit").await?;
+            (d.state == DeliveryState::Delivered).then_some(())
+        })
+        .await;
+    }
+    // The queue handle's connection died with the broker: a new one reads.
+    let after = RabbitQueue::create(&rabbit.url(), &name, true).await;
+    let got = after.wait_for(3, Duration::from_secs(10)).await;
+    let ids: BTreeSet<_> = got
+        .iter()
+        .map(|m| m.header("hookline-event-id").unwrap())
+        .collect();
+    assert_eq!(ids, ["evt_a", "evt_b", "evt_c"].map(String::from).into());
+    drop(queue);
+}
+
+backend_tests!(
+    nats_restarted_loses_nothing_and_deduplicates_a_redelivery,
+    rabbitmq_restarted_loses_nothing,
+);

@@ -62,6 +62,8 @@ export function valueAt(source, c) {
 // present wins, or `json_pointers` + `join`) inside one batch item.
 function itemValue(source, item) {
   if (source === null || source === undefined) return undefined;
+  // An item's own bytes: a compact body's item is its JSON text.
+  if (source.body_sha256) return crypto.createHash('sha256').update(JSON.stringify(item)).digest('hex');
   if (source.json_pointers !== undefined) {
     const parts = source.json_pointers.map((p) => scalar(pointer(item, p)));
     return parts.includes(undefined) ? undefined : parts.join(source.join);

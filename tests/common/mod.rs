@@ -154,6 +154,9 @@ pub struct AppOptions {
     pub provider_extra: String,
     /// Extra lines in `[server]` (e.g. `body_timeout = "2s"`).
     pub server_extra: String,
+    /// The suite's routes ([`ROUTES`]); `false`: `extra` configures every
+    /// provider (the capture corpus brings its own).
+    pub routes: bool,
 }
 
 impl AppOptions {
@@ -165,6 +168,7 @@ impl AppOptions {
             max_body_bytes: 64 * 1024,
             provider_extra: String::new(),
             server_extra: String::new(),
+            routes: true,
         }
     }
 }
@@ -206,7 +210,10 @@ pub async fn test_config(opts: &AppOptions, dir: &std::path::Path) -> (String, S
             )
         }
     };
-    let providers = providers_toml_with(&opts.provider_extra);
+    let providers = match opts.routes {
+        true => providers_toml_with(&opts.provider_extra),
+        false => String::new(),
+    };
     let text = render_config(
         &store,
         opts.max_body_bytes,

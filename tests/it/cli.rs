@@ -1,9 +1,10 @@
-//! The `hookline` binary: check-config, sign, replay of the capture corpus
-//! through a running server, capture files, and serve as a newcomer runs it.
+//! The `hookline` binary: check-config, sign, replay through a running
+//! server (the corpus itself: `corpus.rs`), capture files, and serve as a
+//! newcomer runs it.
 
 use crate::common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use common::{secret, spawn_app_with, AppOptions, Backend, Webhook};
@@ -21,10 +22,6 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/captures")
-}
-
 /// The count on a summary line such as `  200 accepted: 6`.
 fn count(summary: &str, label: &str) -> usize {
     summary
@@ -32,124 +29,6 @@ fn count(summary: &str, label: &str) -> usize {
         .find_map(|l| l.trim().strip_prefix(&format!("{label}: ")))
         .map(|n| n.parse().unwrap())
         .unwrap_or(0)
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn replaying_the_capture_corpus_gets_every_verdict_right() {
-    // Providers beyond the suite's routes, configured like them (route =
-    // kind, `{route}-default-secret`), as tests/captures/build.py signs.
-    let more = [
-        "buildkite",
-        "circleci",
-        "coinbase-commerce",
-        "lago",
-        "paddle",
-        "pagerduty",
-        "sentry",
-        "square",
-        "workos",
-    ];
-    let mut opts = AppOptions::new(Backend::Embedded);
-    for p in more {
-        opts.extra.push_str(&format!(
-            "[providers.{p}]\nkind = \"{p}\"\ncritical = [\"*\"]\ntolerance = \"5m\"\n\
-             [providers.{p}.tenants.default]\nsecrets = [\"{}\"]\n",
-            secret(p, "default")
-        ));
-    }
-    let app = spawn_app_with(opts).await;
-    let providers = [
-        "github",
-        "gitlab",
-        "shopify",
-        "slack",
-        "standard-webhooks",
-        "stripe",
-    ]
-    .into_iter()
-    .chain(more);
-    let mut total = 0;
-    for p in providers {
-        let dir = corpus().join(p);
-        let n = std::fs::read_dir(&dir).unwrap().count();
-        assert!(n >= 2, "{p}: corpus too small");
-        total += n;
-        let args = [
-            "replay",
-            dir.to_str().unwrap(),
-            "--target",
-            &app.address,
-            "--resign",
-            &secret(p, "default"),
-        ];
-        let first = hookline(&args);
-        assert!(first.status.success(), "{p}: {}", text(&first.stderr));
-        let out = text(&first.stdout);
-        assert_eq!(
-            count(&out, "200 accepted"),
-            n,
-            "{p}: every capture accepted:\n{out}"
-        );
-        assert!(out.contains(&format!("sent: {n}")), "{out}");
-        assert!(
-            out.contains("latency p50:") && out.contains("p99:"),
-            "{out}"
-        );
-        // Re-sent (with a fresh signature): every one is a duplicate.
-        let again = text(&hookline(&args).stdout);
-        assert_eq!(
-            count(&again, "200 duplicate"),
-            n,
-            "{p}: every replay is a duplicate:\n{again}"
-        );
-    }
-    // Captures whose scheme signs no timestamp replay byte-exact, unsigned again.
-    let github = text(
-        &hookline(&[
-            "replay",
-            corpus().join("github").to_str().unwrap(),
-            "--target",
-            &app.address,
-        ])
-        .stdout,
-    );
-    assert_eq!(count(&github, "200 duplicate"), 6, "{github}");
-    // Captures with an old signed timestamp are refused without --resign.
-    let stripe = text(
-        &hookline(&[
-            "replay",
-            corpus().join("stripe").to_str().unwrap(),
-            "--target",
-            &app.address,
-        ])
-        .stdout,
-    );
-    assert_eq!(
-        count(&stripe, "401 timestamp_out_of_tolerance"),
-        6,
-        "{stripe}"
-    );
-    let row = app
-        .store
-        .processed_event("stripe", "default", "evt_1NG8Du2eZvKYlo2CUI79vXWy")
-        .await
-        .unwrap();
-    assert_eq!(row.unwrap().event_type, "setup_intent.created");
-    // The event type from GitHub's header, not the body's action.
-    let row = app
-        .store
-        .processed_event("github", "default", "9f40c7c2-cb97-494e-933a-039bb78cf662")
-        .await
-        .unwrap();
-    assert_eq!(row.unwrap().event_type, "issues");
-    // A provider whose event ID is in the body, and one whose ID is a header.
-    let row = app
-        .store
-        .processed_event("square", "default", "6a8f5f28-54a1-4eb0-a98a-3111513fd4fc")
-        .await
-        .unwrap();
-    assert!(row.is_some(), "square's body event_id");
-    assert_eq!(app.inventory().await.processed_events, total as u64);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -30,6 +30,7 @@ mod console_csrf;
 mod console_filters;
 mod console_hostile;
 mod console_sessions;
+mod corpus;
 mod crash;
 mod dedup;
 mod definitions;

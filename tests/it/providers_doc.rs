@@ -58,14 +58,20 @@ fn page() -> String {
         "## Built in ({})\n\nEvery one is proven by the known-answer vectors in `tests/vectors/KIND/` \
          (from the provider's SDK or documentation; see `tests/vectors/README.md`). The window is the \
          provider's documented retry horizon: the dedup window of such a provider is at least that \
-         unless its config sets `window`.\n",
+         unless its config sets `window`. The tolerance, where one is given, is the one the \
+         provider's official SDK applies to a signed timestamp (or the definition says why \
+         another); otherwise 5 minutes. A batch is the array (at that pointer) whose items \
+         are each an event, the event ID then read from each item. The fingerprint ignores \
+         the delivery envelope the provider rewrites on a retry (an attempt counter, a \
+         delivery timestamp), so a retry is a `duplicate` and only a change of content a \
+         `conflict`. The replay guard, where one is given, is explained below.\n",
         built.len()
     );
     let _ = writeln!(
         w,
-        "| Kind | Provider | Scheme | Handshake | Event ID | Window |"
+        "| Kind | Provider | Scheme | Handshake | Batch | Event ID | Fingerprint ignores | Window | Tolerance | Replay guard |"
     );
-    let _ = writeln!(w, "|---|---|---|---|---|---|");
+    let _ = writeln!(w, "|---|---|---|---|---|---|---|---|---|---|");
     for d in &built {
         let title = match &d.docs {
             Some(url) => format!("[{}]({url})", d.title),
@@ -85,16 +91,27 @@ fn page() -> String {
             )
         };
         let handshake = d.handshake.as_ref().map_or("", |h| h.name());
-        let window = d.window.map_or(String::new(), hookline::text::duration);
+        let window = d
+            .window
+            .map_or(String::new(), hookline::text::duration);
+        let tolerance = d
+            .tolerance
+            .map_or(String::new(), hookline::text::duration);
+        let guard = d.replay_guard.map_or("", ReplayGuard::as_str);
+        let batch = match d.batch.as_deref() {
+            None => String::new(),
+            Some("") => "the body".to_owned(),
+            Some(pointer) => format!("`{pointer}`"),
+        };
+        let ignores: Vec<String> = (d.fingerprint.ignore.iter())
+            .map(|p| format!("`{p}`"))
+            .collect();
         let _ = writeln!(
             w,
-            "| {kind} | {title} | `{}` | {handshake} | {}{} | {window} |",
+            "| {kind} | {title} | `{}` | {handshake} | {batch} | {} | {} | {window} | {tolerance} | {guard} |",
             d.scheme_name(),
             describe(&d.event_id),
-            match d.replay_guard {
-                Some(ReplayGuard::Body) => ", and the body",
-                _ => "",
-            }
+            ignores.join(" "),
         );
     }
     let _ = writeln!(
@@ -111,7 +128,7 @@ fn page() -> String {
         "\n## Replays under a fresh ID\n\n\
          Some providers sign the body but not the header that carries the event ID. A captured \
          request resent with a new ID there passes verification, and the ID alone would take it \
-         for a new event. With `replay_guard = \"body\"` (\"and the body\" above) the body's \
+         for a new event. With `replay_guard = \"body\"` (the last column above) the body's \
          digest is a second dedup key for the replay window: such a resend is held as a \
          suspected replay (answered `200 held`, kept, counted, listed in the console) and \
          delivered only once an operator releases it, never dropped. Where real events can \

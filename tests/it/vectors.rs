@@ -9,8 +9,10 @@
 //! PENDING line that no longer needs to be there. Directories holding only a
 //! NOTES.md whose first line starts `status: excluded` are skipped.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use base64::Engine as _;
 use bytes::Bytes;
@@ -18,13 +20,14 @@ use hookline::config::Settings;
 use hookline::http::content_encoding;
 use hookline::provider::{
     certificate_to_fetch, verify_request, Definitions, Key, Rejection, TenantState,
-    UntrustedRequest, Verdict, VerifyError,
+    UntrustedRequest, Verdict, VerifiedWebhook, VerifyError,
 };
 use secrecy::SecretString;
 use serde::Deserialize;
 
-/// Seconds, when a case gives no `tolerance`.
-const DEFAULT_TOLERANCE: u64 = 300;
+/// How far a valid case is moved in time to learn whether its provider
+/// checks a signed timestamp: ten years, past any tolerance.
+const TEN_YEARS: i64 = 10 * 365 * 24 * 3600;
 
 /// The cap on a decoded gzip body here: the default `server.max_body_bytes`.
 const MAX_DECODED: usize = 1024 * 1024;
@@ -50,8 +53,31 @@ struct Case {
     now: i64,
     tolerance: Option<u64>,
     expect: String,
-    event_id: Option<String>,
+    /// For a `valid` case, required: the event ID hookline must extract,
+    /// or `null` for a request the provider signs but that is no event
+    /// hookline can take (Slack's slash command, RFC 4231's text body),
+    /// which must then be refused `missing_event_id` or
+    /// `malformed_payload`.
+    #[serde(default, deserialize_with = "present")]
+    event_id: Option<Option<String>>,
+    /// For a `valid` case with an event ID, required: the event type
+    /// (`""` for a definition that reads none).
     event_type: Option<String>,
+    /// For a `valid` case of a batched provider, required: every item's
+    /// ID and type, in order (`[]` for an empty batch).
+    items: Option<Vec<Item>>,
+}
+
+#[derive(Deserialize)]
+struct Item {
+    id: String,
+    #[serde(rename = "type")]
+    kind: String,
+}
+
+/// A field that may be `null`: `Some(None)` when it is, `None` when absent.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
 }
 
 #[derive(Deserialize)]
@@ -139,6 +165,20 @@ fn every_vector_through_the_verify_function() {
                 failures.push(format!("{name}: case {:?}: {e}", case.name));
             }
         }
+        match checks_a_timestamp(&name, &file) {
+            Ok(true)
+                if !file
+                    .cases
+                    .iter()
+                    .any(|c| c.expect == "timestamp_out_of_tolerance") =>
+            {
+                failures.push(format!(
+                    "{name}: the provider signs a timestamp, but no case is outside the tolerance"
+                ))
+            }
+            Ok(_) => {}
+            Err(e) => failures.push(format!("{name}: {e}")),
+        }
         for case in file.handshakes.iter().flatten() {
             if let Err(e) = run_handshake(&name, case, &file.certs) {
                 failures.push(format!("{name}: handshake {:?}: {e}", case.name));
@@ -181,19 +221,11 @@ fn every_vector_through_the_verify_function() {
     );
 }
 
-/// One signature case: the verdict, and the event ID and type when given.
+/// One signature case: the verdict, and for a valid one the event ID and
+/// type it must yield.
 fn run_case(kind: &str, case: &Case, certs: &Certs) -> Result<(), String> {
     let settings = settings(kind, &case.secrets, case.tolerance)?;
     let got = verify(&settings, &case.request, case.now, None, certs)?;
-    let signature_ok = |r: &Result<Verdict, Rejection>| match r {
-        Ok(Verdict::Event(_) | Verdict::Batch(_)) => true,
-        // A case that names no ID vouches for the signature alone (Slack's
-        // known answer is a slash command, which carries no event ID).
-        Err(Rejection::MissingEventId | Rejection::MalformedPayload) => {
-            case.event_id.is_none() && case.event_type.is_none()
-        }
-        _ => false,
-    };
     let wanted = match case.expect.as_str() {
         "valid" => None,
         "invalid_signature" => Some(VerifyError::InvalidSignature),
@@ -201,30 +233,85 @@ fn run_case(kind: &str, case: &Case, certs: &Certs) -> Result<(), String> {
         "timestamp_out_of_tolerance" => Some(VerifyError::TimestampOutOfTolerance),
         other => return Err(format!("unknown expect {other:?}")),
     };
-    match (wanted, &got) {
-        (None, r) if signature_ok(r) => {}
-        (Some(want), Err(Rejection::Verify(e))) if *e == want => return Ok(()),
-        _ => return Err(format!("expected {}, got {}", case.expect, describe(&got))),
+    if let Some(want) = wanted {
+        return match &got {
+            Err(Rejection::Verify(e)) if *e == want => Ok(()),
+            _ => Err(format!("expected {}, got {}", case.expect, describe(&got))),
+        };
     }
-    // A batch's case names its first item's ID and type.
-    let event = match &got {
-        Ok(Verdict::Event(ev)) => Some(ev),
-        Ok(Verdict::Batch(events)) => events.first(),
-        _ => None,
+    let events: Vec<&VerifiedWebhook> = match &got {
+        Ok(Verdict::Event(ev)) => vec![ev],
+        Ok(Verdict::Batch(items)) => items.iter().collect(),
+        // Signed, but no event: hookline must say so, not invent an ID.
+        Err(Rejection::MissingEventId | Rejection::MalformedPayload)
+            if case.event_id == Some(None) =>
+        {
+            return Ok(())
+        }
+        _ => return Err(format!("expected valid, got {}", describe(&got))),
     };
-    if let Some(ev) = event {
-        if let Some(id) = &case.event_id {
-            if ev.event_id() != id {
-                return Err(format!("event ID {:?}, expected {id:?}", ev.event_id()));
+    let got_items: Vec<(&str, &str)> = events
+        .iter()
+        .map(|ev| (ev.event_id().as_str(), ev.event_type().as_str()))
+        .collect();
+    let batched = matches!(got, Ok(Verdict::Batch(_)));
+    match (&case.items, &case.event_id, &case.event_type) {
+        // A batch says every item, in order (none for an empty one).
+        (Some(items), _, _) => {
+            let want: Vec<(&str, &str)> = items
+                .iter()
+                .map(|i| (i.id.as_str(), i.kind.as_str()))
+                .collect();
+            if got_items != want {
+                return Err(format!("items {got_items:?}, expected {want:?}"));
             }
         }
-        if let Some(t) = &case.event_type {
-            if ev.event_type() != t {
-                return Err(format!("event type {:?}, expected {t:?}", ev.event_type()));
+        (None, _, _) if batched => {
+            return Err("a valid case of a batched provider must list its items".into())
+        }
+        (None, Some(Some(id)), Some(t)) => {
+            if got_items != [(id.as_str(), t.as_str())] {
+                return Err(format!(
+                    "event {got_items:?}, expected {id:?} of type {t:?}"
+                ));
             }
+        }
+        (None, Some(Some(_)), None) => {
+            return Err("a valid case must say its event_type (\"\" for none)".into())
+        }
+        (None, Some(None), _) => {
+            return Err(format!(
+                "expected missing_event_id or malformed_payload, got {}",
+                describe(&got)
+            ))
+        }
+        (None, None, _) => {
+            return Err(
+                "a valid case must say its event_id (null: the request carries none)".into(),
+            )
         }
     }
     Ok(())
+}
+
+/// Whether the provider checks a signed timestamp: its first valid case,
+/// verified ten years later, is refused as out of tolerance.
+fn checks_a_timestamp(kind: &str, file: &VectorFile) -> Result<bool, String> {
+    let Some(case) = file.cases.iter().find(|c| c.expect == "valid") else {
+        return Err("no valid case".into());
+    };
+    let settings = settings(kind, &case.secrets, case.tolerance)?;
+    let later = verify(
+        &settings,
+        &case.request,
+        case.now + TEN_YEARS,
+        None,
+        &file.certs,
+    )?;
+    Ok(matches!(
+        later,
+        Err(Rejection::Verify(VerifyError::TimestampOutOfTolerance))
+    ))
 }
 
 /// One handshake case: status, and content type, body, headers and problem
@@ -313,18 +400,36 @@ fn run_handshake(kind: &str, case: &HandshakeCase, certs: &Certs) -> Result<(), 
 }
 
 /// A configuration with one provider of `kind` and one tenant holding
-/// `secrets`, read the way `hookline serve` reads its file.
-fn settings(kind: &str, secrets: &[String], tolerance: Option<u64>) -> Result<Settings, String> {
+/// `secrets`, read the way `hookline serve` reads its file; without a
+/// `tolerance`, the definition's (or hookline's default) is in force. Each
+/// distinct one is read once: reading a config loads every built-in
+/// definition, and the cases of a kind share a few.
+fn settings(
+    kind: &str,
+    secrets: &[String],
+    tolerance: Option<u64>,
+) -> Result<Rc<Settings>, String> {
+    thread_local! {
+        static READ: RefCell<HashMap<String, Rc<Settings>>> = RefCell::new(HashMap::new());
+    }
     let secrets: Vec<String> = secrets
         .iter()
         .map(|s| toml::Value::String(s.clone()).to_string())
         .collect();
+    let tolerance = tolerance.map_or(String::new(), |t| format!("tolerance = \"{t}s\"\n"));
     let text = format!(
-        "[store]\nkind = \"embedded\"\n[providers.p]\nkind = {kind:?}\ntolerance = \"{}s\"\n[providers.p.tenants.t]\nsecrets = [{}]\n",
-        tolerance.unwrap_or(DEFAULT_TOLERANCE),
+        "[store]\nkind = \"embedded\"\n[providers.p]\nkind = {kind:?}\n{tolerance}[providers.p.tenants.t]\nsecrets = [{}]\n",
         secrets.join(", ")
     );
-    hookline::config::from_toml_str("vectors.toml", &text).map_err(|e| format!("config: {e}"))
+    if let Some(read) = READ.with(|r| r.borrow().get(&text).cloned()) {
+        return Ok(read);
+    }
+    let read = Rc::new(
+        hookline::config::from_toml_str("vectors.toml", &text)
+            .map_err(|e| format!("config: {e}"))?,
+    );
+    READ.with(|r| r.borrow_mut().insert(text, read.clone()));
+    Ok(read)
 }
 
 /// The case's request, received at `now`, as the HTTP layer verifies it:

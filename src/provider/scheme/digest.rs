@@ -21,9 +21,11 @@ use crate::provider::template::{Template, Values};
 pub struct DigestParams {
     /// Header that carries the digest.
     pub header: HeaderNames,
-    /// `sha1`, `sha256` (default) or `sha512`.
+    /// `sha1`, `sha256` (default) or `sha512`; or a list of them, the
+    /// offered digest's length picking which (Cloudinary signs with SHA-1
+    /// or, when the account is set to it, SHA-256: 20 bytes or 32).
     #[serde(default)]
-    pub algorithm: Algorithm,
+    pub algorithm: Algorithms,
     /// How the digest is written (default `hex`).
     #[serde(default)]
     pub encoding: DigestEncoding,
@@ -39,6 +41,38 @@ pub struct DigestParams {
     pub timestamp_format: TimestampFormat,
 }
 
+/// One algorithm, or several told apart by their digest's length.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Algorithms {
+    One(Algorithm),
+    Several(Vec<Algorithm>),
+}
+
+impl Default for Algorithms {
+    fn default() -> Self {
+        Algorithms::One(Algorithm::default())
+    }
+}
+
+impl Algorithms {
+    fn list(&self) -> &[Algorithm] {
+        match self {
+            Algorithms::One(a) => std::slice::from_ref(a),
+            Algorithms::Several(list) => list,
+        }
+    }
+}
+
+/// The length in bytes of an algorithm's digest.
+fn digest_len(algorithm: Algorithm) -> usize {
+    match algorithm {
+        Algorithm::Sha1 => 20,
+        Algorithm::Sha256 => 32,
+        Algorithm::Sha512 => 64,
+    }
+}
+
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum SecretPosition {
@@ -47,7 +81,12 @@ pub enum SecretPosition {
 }
 
 impl DigestParams {
-    fn hash(&self, secret: &[u8], values: &Values<'_>) -> Result<Vec<u8>, VerifyError> {
+    fn hash(
+        &self,
+        algorithm: Algorithm,
+        secret: &[u8],
+        values: &Values<'_>,
+    ) -> Result<Vec<u8>, VerifyError> {
         fn run<D: sha2::Digest>(
             p: &DigestParams,
             secret: &[u8],
@@ -65,7 +104,7 @@ impl DigestParams {
             }
             Ok(d.finalize().to_vec())
         }
-        match self.algorithm {
+        match algorithm {
             Algorithm::Sha1 => run::<sha1::Sha1>(self, secret, values),
             Algorithm::Sha256 => run::<sha2::Sha256>(self, secret, values),
             Algorithm::Sha512 => run::<sha2::Sha512>(self, secret, values),
@@ -80,6 +119,17 @@ impl Family for DigestParams {
 
     fn check(&self) -> Result<(), String> {
         self.signed_content.refuse_pairs()?;
+        let list = self.algorithm.list();
+        if list.is_empty() {
+            return Err("algorithm: name one at least".into());
+        }
+        for (i, a) in list.iter().enumerate() {
+            // The digest's length says which algorithm made it: two of
+            // one length could not be told apart.
+            if list[..i].iter().any(|b| digest_len(*b) == digest_len(*a)) {
+                return Err("algorithm: two algorithms with digests of one length".into());
+            }
+        }
         match (
             self.signed_content.uses_timestamp(),
             self.timestamp_header.is_some(),
@@ -116,10 +166,16 @@ impl Family for DigestParams {
             body: &req.body,
             pairs: &[],
         };
+        // The digest's length is public: it picks the algorithm, if any.
+        let Some(&algorithm) =
+            (self.algorithm.list().iter()).find(|a| digest_len(**a) == offered.len())
+        else {
+            return Err(VerifyError::InvalidSignature);
+        };
         let mut matched = subtle::Choice::from(0);
         for key in keys.iter().filter_map(|k| k.shared_bytes()) {
             matched |= self
-                .hash(key, &values)?
+                .hash(algorithm, key, &values)?
                 .as_slice()
                 .ct_eq(offered.as_slice());
         }
@@ -143,8 +199,9 @@ impl Family for DigestParams {
             body: input.body,
             pairs: &[],
         };
+        // A sender signs with the first listed.
         let digest = self
-            .hash(secret, &values)
+            .hash(self.algorithm.list()[0], secret, &values)
             .map_err(|_| SignError::MissingHeader("a signed header".into()))?;
         let mut headers = Vec::new();
         if let Some(names) = &self.timestamp_header {
@@ -163,5 +220,27 @@ impl Family for DigestParams {
 
     fn signature_headers(&self) -> &[String] {
         &self.header.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DigestParams, Family};
+
+    fn params(algorithm: &str) -> DigestParams {
+        toml::from_str(&format!(
+            "header = \"X-Sig\"\nalgorithm = {algorithm}\nsigned_content = \"{{body}}\"\nsecret_position = \"suffix\""
+        ))
+        .unwrap()
+    }
+
+    /// The digest's length picks the algorithm, so two of one length (or
+    /// none) cannot be listed.
+    #[test]
+    fn listed_algorithms_differ_in_length() {
+        params("\"sha1\"").check().unwrap();
+        params("[\"sha1\", \"sha256\"]").check().unwrap();
+        assert!(params("[\"sha256\", \"sha256\"]").check().is_err());
+        assert!(params("[]").check().is_err());
     }
 }

@@ -29,6 +29,7 @@ pub mod basic;
 pub mod body_hmac;
 pub mod body_token;
 pub mod canonical_request;
+pub mod content;
 pub mod digest;
 pub mod ecdsa;
 pub mod ed25519;

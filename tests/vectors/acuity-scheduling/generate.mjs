@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import crypto from 'node:crypto';
 import acuity from 'acuityscheduling';
+import { withIdentity } from '../identity.mjs';
 
 const NOW = 1700000000;
 const SECRET = 'b8c4f2e9d1a7356c0e4b9f8a2d6c1e73';
@@ -71,5 +72,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

@@ -5,6 +5,7 @@
 // have no webhook verifier.
 import fs from 'node:fs';
 import crypto from 'node:crypto';
+import { withIdentity } from '../identity.mjs';
 
 // What Asana sent in X-Hook-Secret during the handshake; the tenant's secret
 // is this stored value, never typed in by hand.
@@ -99,5 +100,6 @@ const out = {
   cases,
   handshakes,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`asana: ${cases.length} cases, ${handshakes.length} handshakes`);

@@ -7,6 +7,7 @@
 // Event Grid signs nothing; see NOTES.md for why there are no signature cases.
 import fs from 'node:fs';
 import { EventGridDeserializer, isSystemEvent } from '@azure/eventgrid';
+import { withIdentity } from '../identity.mjs';
 
 const NOW = 1700000000;
 // The subscriber's secret, put in the endpoint URL's query string as the
@@ -46,8 +47,23 @@ const DELIVERY = JSON.stringify([{
 }]);
 const [delivered] = await new EventGridDeserializer().deserializeEventGridEvents(DELIVERY);
 const deliveryHeaders = [['Content-Type', 'application/json'], ['aeg-event-type', 'Notification']];
+// The same blob event in the CloudEvents 1.0 schema: one object
+// (application/cloudevents+json), and two in a batch
+// (application/cloudevents-batch+json), each read back by the SDK:
+// https://learn.microsoft.com/azure/event-grid/cloud-event-schema
+const cloud = (id, name) => ({
+  specversion: '1.0', id, source: '/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/acct',
+  subject: `/blobServices/default/containers/c/blobs/${name}`, type: 'Microsoft.Storage.BlobCreated', time: '2023-11-14T22:13:20.000Z',
+  datacontenttype: 'application/json', data: { api: 'PutBlob', contentType: 'text/plain', contentLength: 524288, blobType: 'BlockBlob', url: `https://acct.blob.core.windows.net/c/${name}` },
+});
+const CLOUD_ONE = JSON.stringify(cloud('6f2a1c3e-2b4d-4e6f-8a1b-3c5d7e9f1a20', 'c.txt'));
+const CLOUD_BATCH = JSON.stringify([cloud('6f2a1c3e-2b4d-4e6f-8a1b-3c5d7e9f1a21', 'd.txt'), cloud('6f2a1c3e-2b4d-4e6f-8a1b-3c5d7e9f1a22', 'e.txt')]);
+const cloudItems = async (body) => (await new EventGridDeserializer().deserializeCloudEvents(body)).map((e) => ({ id: e.id, type: e.type }));
+const cloudHeaders = (type) => [['Content-Type', type], ['aeg-event-type', 'Notification']];
 const cases = [
   { name: 'a delivery to the URL with the subscriber\'s code', secrets: [SECRET], method: 'POST', url: URL, headers: deliveryHeaders, body: DELIVERY, now: NOW, expect: 'valid', event_id: delivered.id, event_type: delivered.eventType },
+  { name: 'one CloudEvent (application/cloudevents+json): one object, a batch of one', secrets: [SECRET], method: 'POST', url: URL, headers: cloudHeaders('application/cloudevents+json; charset=utf-8'), body: CLOUD_ONE, now: NOW, expect: 'valid', items: await cloudItems(CLOUD_ONE) },
+  { name: 'a CloudEvents batch (application/cloudevents-batch+json)', secrets: [SECRET], method: 'POST', url: URL, headers: cloudHeaders('application/cloudevents-batch+json; charset=utf-8'), body: CLOUD_BATCH, now: NOW, expect: 'valid', items: await cloudItems(CLOUD_BATCH) },
   { name: 'a wrong code', secrets: [SECRET], method: 'POST', url: `${BASE}?code=not-the-secret`, headers: deliveryHeaders, body: DELIVERY, now: NOW, expect: 'invalid_signature' },
   { name: 'no code', secrets: [SECRET], method: 'POST', url: BASE, headers: deliveryHeaders, body: DELIVERY, now: NOW, expect: 'missing_signature' },
 ];
@@ -90,9 +106,10 @@ const out = {
     scheme: 'not signed: a client secret the subscriber puts in the endpoint URL\'s query string (here ?code=), compared as is; the Microsoft Entra bearer-token alternative is not vectored (NOTES.md)',
     secret: 'the value of the code query parameter of the registered endpoint URL',
     timestamp: null,
-    event_id: { json_pointer: '/0/id' },
+    batch: '',
+    event_id: { json_pointer: '/id' },
     event_id_note: 'events carry an id; a request may batch several events (Event Grid schema: a JSON array): ' + DOCS,
-    event_type: { json_pointer: '/0/eventType' },
+    event_type: { json_pointer: ['/eventType', '/type'] },
     retry_horizon: 'retries with exponential backoff for up to 24 hours (default event time-to-live 1440 minutes, 30 attempts)',
     retry_source: 'https://learn.microsoft.com/azure/event-grid/delivery-and-retry',
     handshake: 'POST aeg-event-type: SubscriptionValidation with [{"eventType":"Microsoft.EventGrid.SubscriptionValidationEvent","data":{"validationCode":C,...}}] answered 200 {"validationResponse": C}; CloudEvents 1.0 schema: OPTIONS with WebHook-Request-Origin: O answered 200 with WebHook-Allowed-Origin: O: ' + DOCS,
@@ -100,5 +117,6 @@ const out = {
   cases,
   handshakes,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`azure-event-grid: ${handshakes.length} handshakes`);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash, createHmac } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { withIdentity, withLateCopy } from '../identity.mjs';
 
 const NOW = 1700000000;
 const KEY = 'secureSigningKey-7f3a9c1e5b2d8f4a';
@@ -106,5 +107,7 @@ const out = {
   },
   cases,
 };
+withLateCopy(out, 306, "the docs apply no tolerance; the definition's is 300 s");
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

@@ -91,5 +91,7 @@ const out = {
   },
   cases,
 };
+// The definition's tolerance, the same as the SDK's, is the one in force.
+for (const c of out.cases) delete c.tolerance;
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

@@ -7,6 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { withIdentity } from '../identity.mjs';
 
 const DOCS_SAMPLE = `require 'openssl'
 
@@ -108,5 +109,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

@@ -6,6 +6,7 @@
 // X-Cal-Signature-256 header. There is no receiver-side SDK.
 import fs from 'node:fs';
 import { createHmac } from 'node:crypto';
+import { withIdentity } from '../identity.mjs';
 
 // --- Cal.com's sender, verbatim ---------------------------------------------
 const createWebhookSignature = (params) =>
@@ -80,5 +81,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`cal-com: ${cases.length} cases`);

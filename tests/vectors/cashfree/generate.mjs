@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { createHmac } from 'node:crypto';
 import cf from 'cashfree-pg';
+import { withIdentity, withLateCopy } from '../identity.mjs';
 
 const { Cashfree, CFEnvironment } = cf;
 const NOW = 1700000000;
@@ -85,5 +86,7 @@ const out = {
   },
   cases,
 };
+withLateCopy(out, 306, "the SDK checks none; the definition's tolerance is 300 s");
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

@@ -5,6 +5,7 @@
 // verdict below adds.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { withIdentity } from '../identity.mjs';
 const require = createRequire(import.meta.url);
 
 // --- the documentation's sample, verbatim ---------------------------------
@@ -94,5 +95,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`clickup: ${cases.length} cases`);

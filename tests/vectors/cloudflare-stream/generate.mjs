@@ -5,6 +5,7 @@
 // verdict is checked against.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { withIdentity } from '../identity.mjs';
 const require = createRequire(import.meta.url);
 
 const SECRET = '85011ed3a913c6ad5f9cf6c5573cc0a7';
@@ -116,5 +117,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`cloudflare-stream: ${cases.length} cases`);

@@ -7,6 +7,7 @@ import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import CryptoJS from 'crypto-js';
 import hmacSHA256 from 'crypto-js/hmac-sha256.js';
+import { withIdentity } from '../identity.mjs';
 
 // ---- verbatim from commercelayer-docs-api@4c6440b callbacks-security.md (its imports are above) ----
 const docsHandler = (req, res) => {
@@ -91,5 +92,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

@@ -2,6 +2,7 @@
 // official toolkit's signRequest and checked by its verifyRequest (@contentful/node-apps-toolkit).
 import { writeFileSync } from 'node:fs';
 import { signRequest, verifyRequest } from '@contentful/node-apps-toolkit';
+import { withIdentity } from '../identity.mjs';
 
 const NOW = 1700000000;
 // Signing secrets are exactly 64 characters of [0-9a-zA-Z+/=_-].
@@ -95,5 +96,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

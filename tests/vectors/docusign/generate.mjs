@@ -4,6 +4,7 @@
 // the "ds-snippet" the Connect HMAC guide embeds), copied verbatim below.
 import crypto from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { withIdentity } from '../identity.mjs';
 
 // ---- verbatim from docusign/code-examples-node@0be034e (lib/connect/examples/validateWebhookMessage.js) ----
 const computeHash = (args) => {
@@ -71,7 +72,7 @@ const out = {
     scheme: 'X-DocuSign-Signature-1 ... X-DocuSign-Signature-N (one per HMAC key on the account, up to 100) = base64(HMAC-SHA256(key, raw body))',
     secret: 'a Connect HMAC key from Settings > Connect > Connect Keys (44-character base64 text, used as the UTF-8 key as shown)',
     timestamp: null,
-    event_id: { body_sha256: true },
+    event_id: { json_pointers: ['/event', '/data/envelopeId', '/generatedDateTime'], join: ':' },
     event_id_note: 'Connect messages have no delivery or event ID; retryCount (and possibly generatedDateTime) change between attempts, so an identical body only catches identical resends; see NOTES.md',
     event_type: { json_pointer: '/event' },
     retry_horizon: 'not stated on the pages consulted; keep the default window (see NOTES.md)',
@@ -80,5 +81,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

@@ -11,6 +11,10 @@ import hmac
 import json
 from hashlib import sha256
 from urllib.parse import urlencode
+import os  # noqa: E402
+import sys  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from identity import with_identity  # noqa: E402
 
 SECRET = "q8h3k2m9p1x7v4z"          # the shape of an App secret (15 characters)
 OTHER = "z4v7x1p9m2k3h8q"
@@ -110,6 +114,7 @@ out = {
     "cases": cases,
     "handshakes": handshakes,
 }
+with_identity(out)
 with open("vectors.json", "w") as f:
     f.write(json.dumps(out, indent=2) + "\n")
 print(f"dropbox: {len(cases)} cases, {len(handshakes)} handshakes")

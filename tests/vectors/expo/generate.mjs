@@ -4,6 +4,7 @@
 // requires it. No Expo SDK verifies these webhooks.
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { withIdentity } from '../identity.mjs';
 
 const require = createRequire(import.meta.url);
 const crypto = require('crypto');
@@ -77,5 +78,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { spawn } from 'node:child_process';
+import { withIdentity } from '../identity.mjs';
 
 const DOC_SAMPLE = `$hash = base64_encode( hash_hmac( 'sha256', file_get_contents('php://input') , $secret, true ) ); if ($hash == $_SERVER['X-Fs-Signature']) { echo 'valid'; }`;
 const DRIVER = `<?php
@@ -88,14 +89,16 @@ const out = {
     scheme: 'X-FS-Signature = base64(HMAC-SHA256(the webhook\'s HMAC SHA256 Secret, raw body))',
     secret: 'the value of the webhook\'s "HMAC SHA256 Secret" field in the FastSpring App, as UTF-8 bytes',
     timestamp: null,
-    event_id: { body_sha256: true },
+    batch: '/events',
+    event_id: { json_pointer: '/id' },
     event_id_note: 'a POST batches several events (events[], each with its own id), so no single JSON field names the request; the body hash is used',
-    event_type: { json_pointer: '/events/0/type' },
+    event_type: { json_pointer: '/type' },
     retry_horizon: 'not stated on the pages consulted; default window',
     retry_source: 'https://developer.fastspring.com/reference/webhooks-overview',
     handshake: null,
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`fastspring: ${cases.length} cases`);

@@ -6,6 +6,7 @@
 // every verdict.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { withIdentity } from '../identity.mjs';
 const require = createRequire(import.meta.url);
 
 let apiSecretForCase = '';
@@ -99,5 +100,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`frontapp: ${cases.length} cases`);

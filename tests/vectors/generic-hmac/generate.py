@@ -8,6 +8,10 @@ changed, or a JSON body signed the same way.
 import hashlib
 import hmac
 import json
+import os  # noqa: E402
+import sys  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from identity import with_identity  # noqa: E402
 
 URL = "https://hooks.example.com/webhooks/generic-hmac"
 KEY, DATA = "Jefe", "what do ya want for nothing?"
@@ -63,6 +67,12 @@ doc = {
     },
     "cases": cases,
 }
+# The RFC 4231 known answers sign a body that is not JSON: signed, but no
+# event hookline can read (its type is the body's /type), so refused.
+for c in doc["cases"]:
+    if c["expect"] == "valid" and not c["body"].startswith("{"):
+        c["event_id"] = None
+with_identity(doc)
 with open("vectors.json", "w") as f:
     json.dump(doc, f, indent=2, ensure_ascii=False)
     f.write("\n")

@@ -2,6 +2,7 @@
 // CRM cards), signed and checked by the official SDK @hubspot/api-client.
 import { writeFileSync } from 'node:fs';
 import hubspot from '@hubspot/api-client';
+import { withIdentity } from '../identity.mjs';
 
 const { Signature } = hubspot;
 const NOW = 1700000000;
@@ -64,5 +65,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

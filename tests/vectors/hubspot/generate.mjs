@@ -2,6 +2,7 @@
 // by the official SDK (@hubspot/api-client, Signature.getSignature / isValid).
 import { writeFileSync } from 'node:fs';
 import hubspot from '@hubspot/api-client';
+import { withIdentity } from '../identity.mjs';
 
 const { Signature } = hubspot;
 const SECRET = 'yyyyyyyy-yyyy-yyyy-yyyy-yyyyyyyyyyyy';
@@ -83,14 +84,16 @@ const out = {
     scheme: 'X-HubSpot-Signature-v3 = base64(HMAC-SHA256(client secret, method + full URL + raw body + X-HubSpot-Request-Timestamp))',
     secret: "the app's Client secret (app settings > Auth), used as UTF-8 bytes",
     timestamp: 'X-HubSpot-Request-Timestamp, unix milliseconds, signed; docs: reject if older than 5 minutes',
-    event_id: { json_pointer: '/0/eventId' },
+    batch: '',
+    event_id: { json_pointer: '/eventId' },
     event_id_note: 'the body is a JSON array of up to 100 events, each with its own eventId; attemptNumber changes on every retry, so the body hash is not stable: https://developers.hubspot.com/docs/api/webhooks',
-    event_type: { json_pointer: '/0/subscriptionType' },
+    event_type: { json_pointer: '/subscriptionType' },
     retry_horizon: 'up to 10 retries with exponential backoff, spread over about 24 hours',
     retry_source: 'https://developers.hubspot.com/docs/api/webhooks',
     handshake: null,
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

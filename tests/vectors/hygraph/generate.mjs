@@ -2,6 +2,7 @@
 // @hygraph/utils generateWebhookSignature and checked by its verifyWebhookSignature.
 import { writeFileSync } from 'node:fs';
 import hygraph from '@hygraph/utils';
+import { withIdentity } from '../identity.mjs';
 
 const { generateWebhookSignature, verifyWebhookSignature } = hygraph;
 const NOW = 1700000000;
@@ -75,5 +76,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

@@ -5,6 +5,7 @@
 // expected signature.
 import fs from 'node:fs';
 import pkg from '@kontent-ai/webhook-helper';
+import { withIdentity } from '../identity.mjs';
 
 const { signatureHelper } = pkg;
 const NOW = 1700000000;
@@ -90,5 +91,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

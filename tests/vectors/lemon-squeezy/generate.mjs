@@ -5,6 +5,7 @@
 // Docs describing the same scheme: https://docs.lemonsqueezy.com/help/webhooks/signing-requests
 import crypto from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { withIdentity } from '../identity.mjs';
 
 // Returns true when the example's signature check passes. The body of this function, from
 // "Get the raw body content" to the if statement, is verbatim from route.ts; only the
@@ -102,5 +103,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

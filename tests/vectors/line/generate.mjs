@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { validateSignature } from '@line/bot-sdk';
+import { withIdentity } from '../identity.mjs';
 
 const SECRET = '8c570fa6dd201bb328f1c1eac23a96d8';
 const OTHER = '0f1e2d3c4b5a69788796a5b4c3d2e1f0';
@@ -29,10 +30,13 @@ const BODY = JSON.stringify({
 const FLIP_FROM = '"Hello, world"';
 const FLIP_TO = '"Hello, worle"';
 
-const sign = (secret) => crypto.createHmac('sha256', secret).update(BODY).digest('base64');
-function request({ b = BODY, drop = false } = {}) {
+// The console's Verify button: the documented request with no events.
+const VERIFY = JSON.stringify({ destination: 'xxxxxxxxxx', events: [] });
+
+const sign = (secret, signed = BODY) => crypto.createHmac('sha256', secret).update(signed).digest('base64');
+function request({ b = BODY, signed = BODY, drop = false } = {}) {
   const headers = [['Content-Type', 'application/json; charset=utf-8']];
-  if (!drop) headers.push([SIG_HEADER, sign(SECRET)]);
+  if (!drop) headers.push([SIG_HEADER, sign(SECRET, signed)]);
   return { method: 'POST', url: URL, headers, body: b };
 }
 const flip = (b) => b.replace(FLIP_FROM, FLIP_TO);
@@ -42,7 +46,9 @@ const cases = [
   { name: 'verified with another secret', secrets: [OTHER], ...request(), expect: 'invalid_signature' },
   { name: `${SIG_HEADER} removed`, secrets: [SECRET], ...request({ drop: true }), expect: 'missing_signature' },
   { name: 'tenant holds the old and the new secret', secrets: [OTHER, SECRET], ...request(), expect: 'valid' },
-].map((c) => ({ ...c, now: NOW, ...(c.expect === 'valid' ? { event_id: EVENT_ID, event_type: EVENT_TYPE } : {}) }));
+  // The console's Verify button: a signed request with no events, a batch of none.
+  { name: 'the console\'s Verify button: events is empty', secrets: [SECRET], ...request({ b: VERIFY, signed: VERIFY }), expect: 'valid', items: [] },
+].map((c) => ({ ...c, now: NOW }));
 
 const verify = (c, secret) => validateSignature(c.body, secret, header(c, SIG_HEADER));
 // The SDK's verifier answers yes or no, with the clock fixed at `now`. A request
@@ -91,14 +97,16 @@ const out = {
     scheme: 'x-line-signature = base64 HMAC-SHA256(channel secret, raw body)',
     secret: "the channel secret from the LINE Developers Console (Basic settings), used as UTF-8 bytes",
     timestamp: null,
-    event_id: { json_pointer: '/events/0/webhookEventId' },
-    event_id_note: 'webhookEventId is kept on redelivery, but a redelivered body differs (deliveryContext.isRedelivery becomes true), so the body hash would not dedup it; a request may batch several events, and the console\'s Verify button sends "events": []: https://developers.line.biz/en/reference/messaging-api/#webhook-event-objects',
-    event_type: { json_pointer: '/events/0/type' },
+    batch: '/events',
+    event_id: { json_pointer: '/webhookEventId' },
+    event_id_note: 'each event of events[] (a batch) has its webhookEventId, kept on redelivery while deliveryContext.isRedelivery becomes true (the fingerprint leaves it out); the console\'s Verify button sends "events": []: https://developers.line.biz/en/reference/messaging-api/#webhook-event-objects',
+    event_type: { json_pointer: '/type' },
     retry_horizon: 'no retries unless webhook redelivery is turned on in the console; its horizon is not stated',
     retry_source: 'https://developers.line.biz/en/docs/messaging-api/receiving-messages/#webhook-redelivery',
     handshake: null,
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`line: ${cases.length} cases`);

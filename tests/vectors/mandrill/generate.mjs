@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { withIdentity } from '../identity.mjs';
 
 const SECRET = 'Kx0TestMandrillWebhookKey_ab12';
 const OTHER = 'Zq9OtherMandrillWebhookKey_cd3';
@@ -119,5 +120,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`mandrill: ${cases.length} cases`);

@@ -6,6 +6,7 @@
 // Meta's SDKs have no webhook verifier.
 import fs from 'node:fs';
 import crypto from 'node:crypto';
+import { withIdentity } from '../identity.mjs';
 
 const SECRET = '6f1c3b2a9d8e7f60a1b2c3d4e5f60718';      // the shape of an App Secret
 const OTHER = '0a9b8c7d6e5f40312a2b3c4d5e6f7081';
@@ -124,5 +125,6 @@ const out = {
   cases,
   handshakes,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`meta: ${cases.length} cases, ${handshakes.length} handshakes`);

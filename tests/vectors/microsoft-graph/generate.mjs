@@ -8,6 +8,7 @@
 // https://learn.microsoft.com/graph/change-notifications-delivery-webhooks
 // The verdict is that comparison; the handshake answer is the decoded token.
 import fs from 'node:fs';
+import { withIdentity } from '../identity.mjs';
 
 const SECRET = 'hookline-graph-client-state-5f2c0b7e';
 const OTHER = 'hookline-graph-client-state-0a1b2c3d';
@@ -82,5 +83,6 @@ const out = {
   cases,
   handshakes,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`microsoft-graph: ${cases.length} cases, ${handshakes.length} handshakes`);

@@ -3,6 +3,7 @@
 // webhooks.validateSignature.
 import fs from 'node:fs';
 import ModernTreasury from 'modern-treasury';
+import { withIdentity } from '../identity.mjs';
 
 const SECRET = 'mt-test-webhook-key-0123456789abcdef';
 const OTHER = 'mt-other-webhook-key-9876543210zyxwvu';
@@ -90,5 +91,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`modern-treasury: ${cases.length} cases`);

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import crypto from 'node:crypto';
 import { Nango } from '@nangohq/node';
+import { withIdentity } from '../identity.mjs';
 
 const NOW = 1700000000;
 const SECRET = 'nango-webhook-signing-key-7f3a9c1e5b2d8f4a';
@@ -70,5 +71,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

@@ -7,6 +7,7 @@
 // API (https://developer.okta.com/docs/api/openapi/okta-management/management/tag/EventHook/).
 // The verdict is a comparison of the header with the tenant's values.
 import fs from 'node:fs';
+import { withIdentity } from '../identity.mjs';
 
 const SECRET = 'Bearer okta-hook-3f9a7c2e5b1d4a6c8e0f';     // the authScheme value, as typed in the Admin Console
 const OTHER = 'Bearer okta-hook-0a1b2c3d4e5f60718293';
@@ -72,9 +73,10 @@ const out = {
     scheme: 'static header: the Authorization header (or the header named in authScheme.key) equals the configured value; the body is not signed',
     secret: "the event hook's authentication field value (authScheme.value), compared verbatim",
     timestamp: null,
-    event_id: { body_sha256: true },
+    batch: '/data/events',
+    event_id: { json_pointer: '/uuid' },
     event_id_note: 'a request carries eventId and a batch of System Log events (data.events[].uuid); whether eventId stays the same on a retry is not documented: ' + DOCS,
-    event_type: { json_pointer: '/data/events/0/eventType' },
+    event_type: { json_pointer: '/eventType' },
     retry_horizon: 'one retry when the first attempt times out (3 s) or fails',
     retry_source: DOCS + '#timeout-and-retry',
     handshake: 'one-time verification: GET with X-Okta-Verification-Challenge: C answered 200 application/json {"verification": C}: ' + DOCS + '#one-time-verification-request',
@@ -82,5 +84,6 @@ const out = {
   cases,
   handshakes,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`okta: ${cases.length} cases, ${handshakes.length} handshakes`);

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { WebhookEventVerifier, OnfidoInvalidSignatureError } from '@onfido/api';
+import { withIdentity } from '../identity.mjs';
 
 const SECRET = 'onfido-test-webhook-token-0123456';
 const OTHER = 'onfido-other-webhook-token-987654';
@@ -106,5 +107,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`onfido: ${cases.length} cases`);

@@ -6,6 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { withIdentity } from '../identity.mjs';
 
 const DOCS_SAMPLE = `const crypto = require('crypto');
 const secret = process.env.SECRET_KEY;
@@ -91,5 +92,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

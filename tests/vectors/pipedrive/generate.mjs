@@ -7,6 +7,7 @@
 // Authorization header is RFC 7617 Basic; each verdict is whether it carries
 // one of the tenant's user:password pairs.
 import fs from 'node:fs';
+import { withIdentity } from '../identity.mjs';
 
 const SECRET = 'hookline:pd-test-password-0123456789';
 const OTHER = 'hookline:pd-other-password-987654321';
@@ -67,5 +68,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`pipedrive: ${cases.length} cases`);

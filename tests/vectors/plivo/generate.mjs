@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { createHmac } from 'node:crypto';
 import { validateV3Signature } from 'plivo';
+import { withIdentity } from '../identity.mjs';
 
 const NOW = 1700000000;
 const AUTH_TOKEN = 'ZTQ2ZWRiNjY0Y2I0YmIwNjYyMGE5ZmQ1YWVkMmM2';       // the sub-account's Auth Token
@@ -88,5 +89,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

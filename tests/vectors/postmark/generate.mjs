@@ -7,6 +7,7 @@
 // an RFC 7617 Basic Authorization header; each verdict is whether the header
 // carries one of the tenant's user:password pairs.
 import fs from 'node:fs';
+import { withIdentity } from '../identity.mjs';
 
 const SECRET = 'hookline:pm-test-password-0123456789';
 const OTHER = 'hookline:pm-other-password-987654321';
@@ -89,5 +90,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`postmark: ${cases.length} cases`);

@@ -2,6 +2,7 @@
 // Token.sign and every verdict from its WebHook.isValid (pusher, the Node server library).
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import crypto from 'node:crypto';
 import Pusher from 'pusher';
 
 const Token = createRequire(import.meta.url)('pusher/lib/token');
@@ -17,6 +18,11 @@ const HOOK_URL = 'https://hooks.example.com/webhooks/pusher/acme';
 // The documented format: time_ms (creation time, milliseconds) and events[], here a channel_occupied.
 const BODY = JSON.stringify({ time_ms: NOW * 1000 - 1500, events: [{ name: 'channel_occupied', channel: 'presence-room-42' }] });
 const TAMPERED = BODY.replace('room-42', 'room-43');
+// The same event created 301 s before or after NOW: the Node library does not
+// check time_ms, the Python one (pusher 3.3.3, AuthenticationClient.validate_webhook)
+// refuses it when abs(now_ms - time_ms) > 300000; hookline follows the Python SDK.
+const STALE = JSON.stringify({ time_ms: (NOW - 301) * 1000, events: [{ name: 'channel_occupied', channel: 'presence-room-42' }] });
+const EARLY = JSON.stringify({ time_ms: (NOW + 301) * 1000, events: [{ name: 'channel_occupied', channel: 'presence-room-42' }] });
 
 const sign = (key, secret, body) => new Token(key, secret).sign(body);
 const headersFor = (key, sig) => [['Content-Type', 'application/json'], ['X-Pusher-Key', key], ['X-Pusher-Signature', sig]];
@@ -41,7 +47,8 @@ const req = (key, sig, body = BODY) => ({ method: 'POST', url: HOOK_URL, headers
 const strip = (r) => ({ ...r, headers: r.headers.filter(([k]) => k.toLowerCase() !== 'x-pusher-signature') });
 const MINE = pair(KEY, SECRET);
 const sig = sign(KEY, SECRET, BODY);
-const ok = { event_type: 'channel_occupied' };
+const sha256 = (b) => crypto.createHash('sha256').update(b).digest('hex');
+const ok = { event_type: 'channel_occupied', event_id: sha256(BODY) };
 const cases = [
   { name: 'channel_occupied signed by Token.sign, accepted by WebHook.isValid', secrets: [MINE], ...req(KEY, sig), expect: 'valid', ...ok },
   { name: 'two tokens configured: Pusher signs with the oldest active one, which is the second here', secrets: [MINE, pair(OLD_KEY, OLD_SECRET)], ...req(OLD_KEY, sign(OLD_KEY, OLD_SECRET, BODY)), expect: 'valid', ...ok },
@@ -49,10 +56,14 @@ const cases = [
   { name: 'verified with another secret for the same key', secrets: [pair(KEY, OTHER_SECRET)], ...req(KEY, sig), expect: 'invalid_signature' },
   { name: 'right signature, but X-Pusher-Key names a token the tenant does not hold', secrets: [MINE], ...req(OLD_KEY, sig), expect: 'invalid_signature' },
   { name: 'X-Pusher-Signature removed', secrets: [MINE], ...strip(req(KEY, sig)), expect: 'missing_signature' },
+  { name: 'time_ms 301 s old (the Python SDK refuses it)', secrets: [MINE], ...req(KEY, sign(KEY, SECRET, STALE), STALE), expect: 'timestamp_out_of_tolerance', sdk: 'valid' },
+  { name: 'time_ms 301 s ahead (the Python SDK refuses it)', secrets: [MINE], ...req(KEY, sign(KEY, SECRET, EARLY), EARLY), expect: 'timestamp_out_of_tolerance', sdk: 'valid' },
 ];
 for (const c of cases) {
   const got = sdkVerdict(c);
-  if (got !== c.expect) throw new Error(`${c.name}: SDK says ${got}, case expects ${c.expect}`);
+  const want = c.sdk ?? c.expect;
+  if (got !== want) throw new Error(`${c.name}: SDK says ${got}, case expects ${want}`);
+  delete c.sdk;
 }
 
 const DOCS = 'https://pusher.com/docs/channels/server_api/webhooks/';
@@ -65,9 +76,9 @@ const out = {
     docs: DOCS,
     scheme: 'X-Pusher-Signature = hex(HMAC-SHA256(token secret as UTF-8, raw body)); X-Pusher-Key names the token (app key) and must match the configured key',
     secret: '"<app key>:<app secret>" from the app\'s App Keys page; one entry per token (an app may have several)',
-    timestamp: null,
+    timestamp: 'the body\'s time_ms, unix milliseconds, signed (it is in the body); the Python SDK refuses it more than 300 s away (pusher 3.3.3 validate_webhook)',
     event_id: { body_sha256: true },
-    event_id_note: 'no event or delivery ID; the body carries time_ms (creation time, signed but not checked by the SDK) and the events: ' + DOCS,
+    event_id_note: 'no event or delivery ID; the body carries time_ms (creation time, signed; the Python SDK refuses it more than 300 s away, the Node one checks none) and the events: ' + DOCS,
     event_type: { json_pointer: '/events/0/name' },
     retry_horizon: 'retried with exponential backoff for 5 minutes',
     retry_source: DOCS,

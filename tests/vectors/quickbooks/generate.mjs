@@ -7,6 +7,7 @@
 // raw body for compact JSON.
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { withIdentity } from '../identity.mjs';
 
 const require = createRequire(import.meta.url);
 let config = { webhooksverifier: '' };
@@ -84,5 +85,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

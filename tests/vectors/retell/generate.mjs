@@ -2,6 +2,7 @@
 // Retell.sign and every verdict from its Retell.verify (retell-sdk).
 import { writeFileSync } from 'node:fs';
 import Retell from 'retell-sdk';
+import { withIdentity } from '../identity.mjs';
 
 const NOW = 1700000000;
 // Retell signs with the account's API key (the one with the webhook badge).
@@ -84,5 +85,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

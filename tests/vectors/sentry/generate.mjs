@@ -5,6 +5,7 @@
 // and the doc's function decides every verdict.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { withIdentity } from '../identity.mjs';
 const require = createRequire(import.meta.url);
 
 const SECRET = '633c49554d0841fa99481e6cfb86d44051696d5ac85041948da17c7fb4219e01';
@@ -115,5 +116,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`sentry: ${cases.length} cases`);

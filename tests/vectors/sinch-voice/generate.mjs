@@ -5,6 +5,7 @@
 // (@sinch/sdk-core, calling @sinch/sdk-client validateAuthenticationHeader).
 import { writeFileSync } from 'node:fs';
 import { VoiceCallbackWebhooks, generateAuthorizationHeader } from '@sinch/sdk-core';
+import { withIdentity, withLateCopy } from '../identity.mjs';
 
 // The docs' example (https://developers.sinch.com/docs/voice/api-reference/authentication/callback-signed-request):
 const DOC = {
@@ -76,5 +77,7 @@ const out = {
   },
   cases,
 };
+withLateCopy(out, 306, "the SDK checks none; the definition's tolerance is 300 s");
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

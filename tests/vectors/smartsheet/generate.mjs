@@ -13,6 +13,7 @@
 // here (see NOTES.md for where that comes from).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { withIdentity } from '../identity.mjs';
 
 const NOW = 1700000000;
 const URL = 'https://hooks.example.com/webhooks/smartsheet';
@@ -73,5 +74,6 @@ const out = {
   cases,
   handshakes,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`smartsheet: ${cases.length} cases, ${handshakes.length} handshakes`);

@@ -4,6 +4,7 @@
 // run unchanged below. No Snyk SDK on npm or PyPI verifies webhooks.
 import { writeFileSync } from 'node:fs';
 import * as crypto from 'crypto';
+import { withIdentity } from '../identity.mjs';
 
 // The docs' sample, verbatim. It hashes JSON.stringify(request.body), i.e. the parsed body
 // re-serialized, which equals the raw body for the compact JSON Snyk sends.
@@ -75,5 +76,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

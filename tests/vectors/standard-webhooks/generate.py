@@ -13,6 +13,10 @@ from datetime import datetime, timezone
 from unittest import mock
 
 import standardwebhooks.webhooks as sw
+import os  # noqa: E402
+import sys  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from identity import with_identity  # noqa: E402
 
 URL = "https://hooks.example.com/webhooks/standard-webhooks"
 # standard-webhooks libraries/javascript/src/webhook.test.ts, "sign function works"
@@ -128,6 +132,7 @@ doc = {
     },
     "cases": cases,
 }
+with_identity(doc)
 with open("vectors.json", "w") as f:
     json.dump(doc, f, indent=2, ensure_ascii=False)
     f.write("\n")

@@ -11,6 +11,10 @@ import time
 from unittest import mock
 
 from stripe import SignatureVerificationError, WebhookSignature
+import os  # noqa: E402
+import sys  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from identity import with_identity  # noqa: E402
 
 SECRET = "webhook_secret"
 DOTNET_BODY = '{\n  "id": "evt_123",\n  "object": "event",\n  "account": "acct_123",\n  "api_version": "2017-05-25",\n  "created": 1533204620,\n  "data": {\n    "object": {\n      "id": "cus_123",\n      "object": "customer",\n      "created": 123456789,\n      "email": "test@stripe.com",\n      "livemode": false,\n      "metadata": {}\n    }\n  },\n  "livemode": false,\n  "pending_webhooks": 1,\n  "request": {\n    "id": "req_123",\n    "idempotency_key": "idempotency-key-123"\n  },\n  "type": "customer.created"\n}\n'
@@ -100,6 +104,7 @@ doc = {
     },
     "cases": cases,
 }
+with_identity(doc)
 with open("vectors.json", "w") as f:
     json.dump(doc, f, indent=2, ensure_ascii=False)
     f.write("\n")

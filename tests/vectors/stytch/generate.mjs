@@ -4,6 +4,7 @@
 // with svix's Webhook#sign and checked by its Webhook#verify, as the docs do.
 import fs from 'node:fs';
 import { Webhook } from 'svix';
+import { withIdentity } from '../identity.mjs';
 
 const SECRET = 'whsec_' + Buffer.from('stytch-test-signing-secret-01234').toString('base64');
 const OTHER = 'whsec_' + Buffer.from('stytch-other-signing-secret-9876').toString('base64');
@@ -107,5 +108,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`stytch: ${cases.length} cases`);

@@ -4,6 +4,7 @@
 // standardwebhooks version the sample imports from esm.sh.
 import { writeFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
+import { withIdentity } from '../identity.mjs';
 
 const NOW = 1700000000;
 // The dashboard generates hook secrets as "v1,whsec_<standard base64>".
@@ -97,5 +98,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

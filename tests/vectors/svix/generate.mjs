@@ -2,6 +2,7 @@
 // Webhook.sign and every verdict from its Webhook.verify (svix).
 import { writeFileSync } from 'node:fs';
 import { Webhook } from 'svix';
+import { withIdentity } from '../identity.mjs';
 
 const NOW = 1700000000;
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -77,5 +78,7 @@ const out = {
   },
   cases,
 };
+// The definition (standard-webhooks) reads the type from the body's /type.
+withIdentity(out, { eventType: { json_pointer: '/type' } });
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

@@ -4,6 +4,7 @@
 // (https://core.telegram.org/bots/api#setwebhook), so each case is the request
 // Telegram documents and the verdict is whether that header equals the secret.
 import fs from 'node:fs';
+import { withIdentity } from '../identity.mjs';
 
 const SECRET = 'tg_Test-Secret_Token_0123456789';
 const OTHER = 'tg_Other-Secret_Token_987654321';
@@ -67,5 +68,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`telegram: ${cases.length} cases`);

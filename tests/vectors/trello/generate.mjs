@@ -7,6 +7,15 @@
 // Below is the docs' Node sample verifyTrelloWebhookRequest (double HMAC),
 // with request.body taken as the raw body; it decides every verdict. See
 // NOTES.md for how far this source could be checked from here.
+// The same section says how the text becomes bytes: "Because of certain
+// defaults in the crypto utilities in node, the payloads that we sign are
+// treated as binary strings, not utf-8. For example, if you take the en-dash
+// character (U+2013 or 8211 in decimal), and create a binary buffer out of it
+// in Node, it will show up as a buffer of [19], which are the 8 least
+// significant bits of 8211. That is the value that is being used in the
+// digest to compute the SHA-1." The Node of that sample defaulted
+// hmac.update(string) to 'binary'; today's defaults to 'utf8', so the sample
+// below names the encoding it ran with, and nothing else changes.
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 
@@ -25,13 +34,16 @@ const BODY = JSON.stringify({
   model: { id: '5a1f3b2c9d8e7f6a5b4c3d00', name: 'Team', url: 'https://trello.com/b/abc123/team' },
 });
 const EVENT_ID = '5a1f3b2c9d8e7f6a5b4c3d2e';
+// A card renamed with text beyond ASCII: an en dash (U+2013, the docs'
+// example), an e acute and an emoji (two UTF-16 units), sent as UTF-8.
+const BODY_TEXT = BODY.replace('Ship hookline', 'Ship hookline \u2013 caf\u00e9 \u{1F680}');
 
 // --- the docs' sample ---
 function verifyTrelloWebhookRequest(request, secret, callbackURL) {
   // Double-HMAC to blind any timing channel attacks
   // https://www.isecpartners.com/blog/2011/february/double-hmac-verification.asp
   var base64Digest = function (s) {
-    return crypto.createHmac('sha1', secret).update(s).digest('base64');
+    return crypto.createHmac('sha1', secret).update(s, 'binary').digest('base64');
   }
   var content = request.body + callbackURL;
   var doubleHash = base64Digest(base64Digest(content));
@@ -40,10 +52,11 @@ function verifyTrelloWebhookRequest(request, secret, callbackURL) {
 }
 // ------------------------
 
-const sign = (secret, b, url) => crypto.createHmac('sha1', secret).update(b + url).digest('base64');
-function request({ secret = SECRET, b = BODY, url = URL, signedUrl = URL, drop = false } = {}) {
+// Trello's signer, as the docs state it: the text, each UTF-16 unit cut to 8 bits.
+const sign = (secret, b, url, enc = 'binary') => crypto.createHmac('sha1', secret).update(b + url, enc).digest('base64');
+function request({ secret = SECRET, signed = BODY, b = signed, url = URL, signedUrl = URL, drop = false, enc = 'binary' } = {}) {
   const headers = [['Content-Type', 'application/json']];
-  if (!drop) headers.push([SIG_HEADER, sign(secret, BODY, signedUrl)]);
+  if (!drop) headers.push([SIG_HEADER, sign(secret, signed, signedUrl, enc)]);
   return { method: 'POST', url, headers, body: b };
 }
 const cases = [
@@ -53,6 +66,8 @@ const cases = [
   { name: `${SIG_HEADER} removed`, secrets: [SECRET], ...request({ drop: true }), expect: 'missing_signature' },
   { name: 'tenant holds the old and the new application secret', secrets: [OTHER, SECRET], ...request(), expect: 'valid' },
   { name: 'signed for another callback URL (query differs)', secrets: [SECRET], ...request({ signedUrl: URL.replace('team', 'other') }), expect: 'invalid_signature' },
+  { name: 'a body beyond ASCII, signed as Trello documents (binary string)', secrets: [SECRET], ...request({ signed: BODY_TEXT }), expect: 'valid' },
+  { name: 'a body beyond ASCII, signed over its UTF-8 bytes instead', secrets: [SECRET], ...request({ signed: BODY_TEXT, enc: 'utf8' }), expect: 'invalid_signature' },
 ].map((c) => ({ ...c, now: NOW, ...(c.expect === 'valid' ? { event_id: EVENT_ID, event_type: 'updateCard' } : {}) }));
 
 const header = (c, name) => c.headers.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
@@ -83,7 +98,7 @@ const out = {
   facts: {
     title: 'Trello',
     docs: DOCS,
-    scheme: 'X-Trello-Webhook = base64 HMAC-SHA1(application secret, raw body + callbackURL exactly as given when the webhook was created)',
+    scheme: 'X-Trello-Webhook = base64 HMAC-SHA1(application secret, raw body + callbackURL exactly as given when the webhook was created), the text as a Node "binary" string (each UTF-16 unit cut to 8 bits)',
     secret: "the application's OAuth1.0 secret (Trello Power-Up admin, API key page), used as UTF-8 bytes — not the API key or a user token",
     timestamp: null,
     event_id: { json_pointer: '/action/id' },

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import crypto from 'node:crypto';
 import querystring from 'node:querystring';
 import twilio from 'twilio';
+import { withIdentity } from '../identity.mjs';
 
 const { getExpectedTwilioSignature, validateIncomingRequest } = twilio;
 const SECRET = '12345';                    // Twilio's docs use this Auth Token in their example
@@ -106,5 +107,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`twilio: ${cases.length} cases`);

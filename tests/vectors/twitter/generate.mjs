@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import autohook from 'twitter-autohook';
+import { withIdentity } from '../identity.mjs';
 
 const { validateSignature, validateWebhook } = autohook;
 const SECRET = 'xTestConsumerSecret0123456789abcdefghijklmnopqrstuv';   // the shape of an API Key Secret
@@ -109,5 +110,6 @@ const out = {
   cases,
   handshakes,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`twitter: ${cases.length} cases, ${handshakes.length} handshakes`);

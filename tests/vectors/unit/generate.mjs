@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { createHmac } from 'node:crypto';
 import { Unit } from '@unit-finance/unit-node-sdk';
+import { withIdentity } from '../identity.mjs';
 
 const DOCS = 'https://www.unit.co/docs/api/webhooks';
 const NOW = 1700000000;
@@ -78,5 +79,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

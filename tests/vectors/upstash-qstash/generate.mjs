@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { SignJWT } from 'jose';
 import { Receiver } from '@upstash/qstash';
+import { withIdentity } from '../identity.mjs';
 
 const CURRENT = 'sig_7kYjw48mhY7kAjqNGcy6cr29RJ6r';
 const NEXT = 'sig_5ZB6DVzB1wjE8S6rZ7eenA8Pdnhs';
@@ -98,5 +99,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`upstash-qstash: ${cases.length} cases`);

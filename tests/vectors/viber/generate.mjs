@@ -4,6 +4,7 @@
 // signatures come from the same class's _calculateHmacFromMessage.
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { withIdentity } from '../identity.mjs';
 
 const require = createRequire(import.meta.url);
 const MessageValidator = require('viber-bot/lib/message/message-validator');
@@ -70,5 +71,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

@@ -10,6 +10,10 @@ import hashlib
 import hmac
 import json
 from types import SimpleNamespace
+import os  # noqa: E402
+import sys  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from identity import with_identity  # noqa: E402
 
 
 def index(request):
@@ -127,6 +131,7 @@ out = {
     },
     "cases": cases,
 }
+with_identity(out)
 with open("vectors.json", "w") as f:
     f.write(json.dumps(out, indent=2) + "\n")
 print(f"webex: {len(cases)} cases")

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { WebflowClient } from 'webflow-api';
+import { withIdentity } from '../identity.mjs';
 
 const SECRET = 'webflow-test-webhook-secret-0123456789abcdef';
 const OTHER = 'webflow-other-webhook-secret-9876543210zyxwvu';
@@ -101,5 +102,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`webflow: ${cases.length} cases`);

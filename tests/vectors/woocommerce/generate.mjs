@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { withIdentity } from '../identity.mjs';
 
 const SECRET = 'wc-test-webhook-secret-0123456789abcdef';
 const OTHER = 'wc-other-webhook-secret-9876543210zyxwvu';
@@ -130,5 +131,6 @@ const out = {
   cases,
   handshakes,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`woocommerce: ${cases.length} cases, ${handshakes.length} handshake`);

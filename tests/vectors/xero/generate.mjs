@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { withIdentity } from '../identity.mjs';
 
 const SECRET = 'xeroTestWebhookKey0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJ+/==';
 const OTHER = 'xeroOtherWebhookKey9876543210zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQ+/==';
@@ -144,5 +145,6 @@ const out = {
   cases,
   handshakes,
 };
+withIdentity(out);
 fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
 console.log(`xero: ${cases.length} cases, ${handshakes.length} handshakes`);

@@ -4,6 +4,7 @@
 // publishes no SDK that verifies webhooks. Node's crypto only: no package.json.
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { withIdentity } from '../identity.mjs';
 
 const require = createRequire(import.meta.url);
 const crypto = require('crypto');
@@ -94,5 +95,6 @@ const out = {
   },
   cases,
 };
+withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);

@@ -29,6 +29,17 @@ struct Manifest {
     captures: Vec<Entry>,
 }
 
+/// One provider's captures, kept beside them in
+/// `tests/captures/<route>/manifest.json` (README.md there): replayed after
+/// the main manifest's, in the order of their routes' names.
+#[derive(Deserialize)]
+struct Fragment {
+    route: String,
+    kind: String,
+    secrets: Vec<String>,
+    captures: Vec<Entry>,
+}
+
 #[derive(Deserialize)]
 struct Route {
     kind: String,
@@ -51,6 +62,44 @@ struct Event {
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/captures")
+}
+
+/// The main manifest, then every route's fragment.
+fn manifest() -> Manifest {
+    let read = |p: &Path| std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    let mut manifest: Manifest = serde_json::from_slice(&read(&corpus().join("manifest.json")))
+        .expect("tests/captures/manifest.json");
+    let mut fragments: Vec<PathBuf> = std::fs::read_dir(corpus())
+        .unwrap()
+        .map(|e| e.unwrap().path().join("manifest.json"))
+        .filter(|p| p.exists())
+        .collect();
+    fragments.sort();
+    for path in fragments {
+        let f: Fragment = serde_json::from_slice(&read(&path))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let prefix = format!("{}/", f.route);
+        for c in &f.captures {
+            assert!(
+                c.file.starts_with(&prefix),
+                "{}: {} is not under {prefix}",
+                path.display(),
+                c.file
+            );
+        }
+        let route = Route {
+            kind: f.kind,
+            secrets: f.secrets,
+        };
+        assert!(
+            manifest.providers.insert(f.route.clone(), route).is_none(),
+            "{}: route {} is in the main manifest too",
+            path.display(),
+            f.route
+        );
+        manifest.captures.extend(f.captures);
+    }
+    manifest
 }
 
 /// The receiver's configuration for the corpus: each route as the manifest
@@ -95,8 +144,7 @@ async fn verdict(answer: reqwest::Response) -> String {
 }
 
 async fn the_capture_corpus_gets_every_verdict_right(backend: Backend) {
-    let manifest: Manifest =
-        serde_json::from_slice(&std::fs::read(corpus().join("manifest.json")).unwrap()).unwrap();
+    let manifest = manifest();
     let sink = Sink::start(vec![]);
     let mut opts = AppOptions::new(backend);
     opts.routes = false;

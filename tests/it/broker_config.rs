@@ -92,7 +92,7 @@ events = ["stripe:*"]
     assert!(reason(&err, "handlers.stream.maxlen").contains("at least 1"));
     assert!(reason(&err, "handlers.iot.topic").contains("wildcard"));
     assert!(reason(&err, "handlers.plain.signing_secret").contains("required for an http handler"));
-    assert!(err.contains("10 configuration error(s)"), "{err}");
+    assert!(err.contains("10 configuration errors"), "{err}");
     // The URL's password is never repeated.
     assert!(!err.contains("guest:guest"), "{err}");
 }
@@ -141,7 +141,7 @@ events = ["stripe:*"]
         "{out}"
     );
     assert!(
-        out.contains("stream \"webhooks:{tenant}\" maxlen ~1000000 dedup_window 1day"),
+        out.contains("stream \"webhooks:{tenant}\" maxlen ~1000000 dedup_window 1d"),
         "{out}"
     );
     assert!(

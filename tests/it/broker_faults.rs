@@ -60,7 +60,7 @@ async fn a_message_the_broker_does_not_take_is_a_failed_attempt(backend: Backend
         .unwrap();
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
-        "requeued 3 dead letter(s)",
+        "requeued 3 dead letters",
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );

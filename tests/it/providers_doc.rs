@@ -91,12 +91,8 @@ fn page() -> String {
             )
         };
         let handshake = d.handshake.as_ref().map_or("", |h| h.name());
-        let window = d
-            .window
-            .map_or(String::new(), hookline::text::duration);
-        let tolerance = d
-            .tolerance
-            .map_or(String::new(), hookline::text::duration);
+        let window = d.window.map_or(String::new(), hookline::text::duration);
+        let tolerance = d.tolerance.map_or(String::new(), hookline::text::duration);
         let guard = d.replay_guard.map_or("", ReplayGuard::as_str);
         let batch = match d.batch.as_deref() {
             None => String::new(),

@@ -99,3 +99,18 @@ const out = {
 withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);
+
+// A capture for the corpus (tests/captures/import_vectors.py moves it there): the publish event
+// sent to the corpus's route for the `default` tenant, signed by signRequest for that path and
+// accepted by verifyRequest before it is written.
+const CAPTURE_PATH = '/webhooks/contentful?env=master';
+const captureHeaders = [...Object.entries(WEBHOOK_HEADERS), ...Object.entries(
+  signRequest(SECRET, { method: 'POST', path: CAPTURE_PATH, headers: { ...WEBHOOK_HEADERS }, body: BODY }, ts))];
+if (sdkVerdict({ method: 'POST', url: HOST + CAPTURE_PATH, headers: captureHeaders, body: BODY, secrets: [SECRET], now: NOW, tolerance: 30 }) !== 'valid') {
+  throw new Error('capture refused by verifyRequest');
+}
+writeFileSync(new URL('./capture.json', import.meta.url), JSON.stringify({
+  provider: 'contentful', kind: 'contentful', tenant: 'default', method: 'POST', path: '/webhooks/contentful', query: 'env=master',
+  headers: captureHeaders, body_base64: Buffer.from(BODY).toString('base64'), received_at: '2023-11-14T22:13:20+00:00',
+  secret: SECRET,
+}, null, 2) + '\n');

@@ -92,3 +92,15 @@ const out = {
 withIdentity(out);
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${cases.length} cases`);
+
+// A capture for the corpus (tests/captures/import_vectors.py moves it there): the hangup callback
+// sent to the corpus's route for the `default` tenant, its URL (with a query) signed as above and
+// accepted by validateV3Signature before it is written.
+const CAPTURE_URL = 'https://hooks.example.com/webhooks/plivo?b=2';
+const capture = { method: 'POST', url: CAPTURE_URL, headers: headersFor(sign(AUTH_TOKEN, CAPTURE_URL), sign(MAIN_TOKEN, CAPTURE_URL)), body: BODY, secrets: [AUTH_TOKEN] };
+if (sdkVerdict(capture) !== 'valid') throw new Error('capture refused by validateV3Signature');
+writeFileSync(new URL('./capture.json', import.meta.url), JSON.stringify({
+  provider: 'plivo', kind: 'plivo', tenant: 'default', method: 'POST', path: '/webhooks/plivo', query: 'b=2',
+  headers: capture.headers, body_base64: Buffer.from(BODY).toString('base64'), received_at: '2023-11-14T22:13:20+00:00',
+  secret: AUTH_TOKEN,
+}, null, 2) + '\n');

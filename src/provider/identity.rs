@@ -170,6 +170,13 @@ pub(crate) fn extract(
     Ok((id, kind))
 }
 
+/// The event ID of a definition whose ID is the body's SHA-256, read from
+/// its content digest (the fingerprint: the raw bytes' hash unless the
+/// definition ignores envelope fields).
+pub(crate) fn body_id(digest: &crate::ids::BodyDigest) -> Result<EventId, Rejection> {
+    EventId::parse(digest.to_string()).map_err(|_| Rejection::MalformedPayload)
+}
+
 /// The value at `src`: `Ok(None)` when absent; an object or array where a
 /// scalar belongs is malformed.
 fn value(

@@ -93,12 +93,21 @@ pub fn verify_request(
     let event = |body: Bytes| -> Result<VerifiedWebhook, Rejection> {
         let (event_id, event_type) =
             identity::extract(&def.event_id, def.event_type.as_ref(), req.headers, &body)?;
+        let digest = provider.fingerprint.digest(&body);
+        // An ID that is the body's own SHA-256 follows the fingerprint: a
+        // retry that rewrites only the envelope keeps its ID (Pipedrive's
+        // `retry`), where the raw bytes would make every retry a new event.
+        // Without `ignore` the two are the same hash.
+        let event_id = match def.event_id {
+            identity::FieldSource::BodySha256 => identity::body_id(&digest)?,
+            _ => event_id,
+        };
         Ok(VerifiedWebhook {
             provider: provider.clone(),
             tenant: (*tenant.name).clone(),
             event_id,
             event_type,
-            body_sha256: provider.fingerprint.digest(&body),
+            body_sha256: digest,
             body,
             content_type: content_type.clone(),
             forwarded: forwarded.clone(),

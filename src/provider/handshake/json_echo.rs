@@ -6,12 +6,22 @@
 //! the validation webhook's ID"
 //! (<https://docs.tebex.io/developers/webhooks/overview>).
 //!
+//! With `hmac_sha256 = true` the answer holds the lower-case hex
+//! HMAC-SHA256 of the value, keyed with the tenant's first secret, instead
+//! of the value: Smartcar's signed `VERIFY` event (`data.challenge`) must be
+//! answered with `{"challenge": hex(HMAC-SHA256(AMT, challenge))}` before a
+//! webhook is activated
+//! (<https://smartcar.com/docs/integrations/webhooks/callback-verification>).
+//!
 //! It is answered only after the signature verified, so nobody else can
-//! make hookline echo; the echoed value is the caller's own, at most
-//! [`super::MAX_CHALLENGE_LEN`] bytes without control characters.
+//! make hookline echo, nor obtain an HMAC of a text of their choosing (which
+//! for Smartcar would be a signature); the value is the caller's own, at
+//! most [`super::MAX_CHALLENGE_LEN`] bytes without control characters.
 
+use hmac::{Hmac, Mac};
 use serde::Deserialize;
 use serde_json::value::RawValue;
+use sha2::Sha256;
 
 use super::{echoable, Credentials, HandshakeAnswer, HandshakeKind, SampleRequest, Stage};
 use crate::provider::identity::raw_pointer;
@@ -30,6 +40,10 @@ pub struct JsonEcho {
     pub echo_pointer: String,
     /// The member of the answer's JSON object that carries it (Tebex: `id`).
     pub answer_member: String,
+    /// Answer with the hex HMAC-SHA256 of the value under the tenant's
+    /// first secret instead of the value (Smartcar). Default `false`.
+    #[serde(default)]
+    pub hmac_sha256: bool,
 }
 
 /// The value at `pointer` in a JSON `body`, if it has one: `Ok` when it
@@ -78,19 +92,31 @@ impl HandshakeKind for JsonEcho {
     fn answer(
         &self,
         req: &UntrustedRequest<'_>,
-        _tenant: &Credentials<'_>,
+        tenant: &Credentials<'_>,
     ) -> Option<Result<HandshakeAnswer, Rejection>> {
         // A body that is no JSON, or of another type, is an event.
         match string_at(&req.body, &self.type_pointer)? {
             Ok(kind) if kind == self.type_value => {}
             _ => return None,
         }
-        Some(match string_at(&req.body, &self.echo_pointer) {
-            Some(Ok(value)) => echoable(&value).map(|v| {
-                HandshakeAnswer::json(&serde_json::json!({ self.answer_member.as_str(): v }))
-            }),
-            _ => Err(Rejection::MalformedPayload),
-        })
+        let value = match string_at(&req.body, &self.echo_pointer) {
+            Some(Ok(value)) => value,
+            _ => return Some(Err(Rejection::MalformedPayload)),
+        };
+        if let Err(e) = echoable(&value) {
+            return Some(Err(e));
+        }
+        let answer = if self.hmac_sha256 {
+            let key = tenant.keys.iter().find_map(|k| k.shared_bytes())?;
+            let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("any key length");
+            mac.update(value.as_bytes());
+            hex::encode(mac.finalize().into_bytes())
+        } else {
+            value
+        };
+        Some(Ok(HandshakeAnswer::json(
+            &serde_json::json!({ self.answer_member.as_str(): answer }),
+        )))
     }
 }
 
@@ -122,6 +148,7 @@ mod tests {
             type_value: "validation.webhook".into(),
             echo_pointer: "/id".into(),
             answer_member: "id".into(),
+            hmac_sha256: false,
         }
     }
 

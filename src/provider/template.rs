@@ -23,10 +23,12 @@ use super::header::HeaderLookup;
 /// `Name` of an `hmac-kv` header), `{path}` (the path of the URL the
 /// provider called, without the query) and `{body_md5_base64}` (base64 of
 /// the body's MD5, empty for an empty body: HTTP's `Content-MD5`, which
-/// Sinch's Voice callbacks sign). `{{` is a literal `{`. An unknown
-/// placeholder is a load error, and so is a template that covers none of
-/// `{body}`, `{form}`, `{body_sha256_bytes}`, `{body_json}` or
-/// `{body_md5_base64}`: it would leave the body unsigned.
+/// Sinch's Voice callbacks sign) and `{body_sha256_hex}` (the lower-case hex
+/// text of the body's SHA-256, which Tebex signs instead of the body).
+/// `{{` is a literal `{`. An unknown placeholder is a load error, and so is
+/// a template that covers none of `{body}`, `{form}`, `{body_sha256_bytes}`,
+/// `{body_sha256_hex}`, `{body_json}` or `{body_md5_base64}`: it would
+/// leave the body unsigned.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 #[serde(try_from = "String")]
 pub struct Template(Vec<Part>);
@@ -46,6 +48,7 @@ enum Part {
     Pair(String),
     Path,
     BodyMd5Base64,
+    BodySha256Hex,
 }
 
 /// What the placeholders stand for in one request.
@@ -99,11 +102,12 @@ impl Template {
                 "body_json" => Part::BodyJson,
                 "path" => Part::Path,
                 "body_md5_base64" => Part::BodyMd5Base64,
+                "body_sha256_hex" => Part::BodySha256Hex,
                 other => match other.split_once(':') {
                     Some(("header", name)) if !name.is_empty() => Part::Header(name.to_owned()),
                     Some(("pair", name)) if !name.is_empty() => Part::Pair(name.to_owned()),
                     _ => return Err(format!(
-                        "unknown placeholder {{{other}}} (known: {{id}} {{timestamp}} {{url}} {{body}} {{method}} {{header:Name}} {{form}} {{body_sha256_bytes}} {{body_json}} {{pair:Name}} {{path}} {{body_md5_base64}})"
+                        "unknown placeholder {{{other}}} (known: {{id}} {{timestamp}} {{url}} {{body}} {{method}} {{header:Name}} {{form}} {{body_sha256_bytes}} {{body_json}} {{pair:Name}} {{path}} {{body_md5_base64}} {{body_sha256_hex}})"
                     )),
                 },
             };
@@ -125,6 +129,7 @@ impl Template {
                     | Part::BodySha256Bytes
                     | Part::BodyJson
                     | Part::BodyMd5Base64
+                    | Part::BodySha256Hex
             )
         }) {
             return Err(
@@ -210,6 +215,7 @@ impl Template {
                 Part::Path => sink(path(v.url).as_bytes()),
                 Part::BodyMd5Base64 if v.body.is_empty() => {}
                 Part::BodyMd5Base64 => sink(STANDARD.encode(Md5::digest(v.body)).as_bytes()),
+                Part::BodySha256Hex => sink(hex::encode(Sha256::digest(v.body)).as_bytes()),
                 Part::Pair(name) => sink(
                     v.pairs
                         .iter()
@@ -316,5 +322,15 @@ mod tests {
         let body = br#"{"event":"ace","callid":"822aa4b7-05b4-4d83-87c7-1f835ee0b6f6_257","timestamp":"2014-09-24T10:59:41Z","version":1}"#;
         assert_eq!(fed("{body_md5_base64}", body), b"REWF+X220L4/Gw1spXOU7g==");
         assert_eq!(fed("{body_md5_base64}", b""), b"");
+    }
+
+    /// `{body_sha256_hex}` feeds the lower-case hex text of the digest
+    /// (FIPS 180-2's "abc" example), as PHP's `hash('sha256', ...)` writes it.
+    #[test]
+    fn body_sha256_hex_is_the_hex_text() {
+        assert_eq!(
+            fed("{body_sha256_hex}", b"abc"),
+            b"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 }

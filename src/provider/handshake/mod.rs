@@ -33,6 +33,7 @@ mod header_echo;
 mod hook_secret;
 mod hub_challenge;
 mod intent_to_receive;
+mod json_echo;
 mod okta;
 mod query_echo;
 mod slack;
@@ -107,6 +108,9 @@ pub enum Handshake {
     /// Xero's "intent to receive": signed POSTs of an empty batch, answered
     /// 200 when the signature is right and 401 when not, both empty.
     IntentToReceive(intent_to_receive::IntentToReceive),
+    /// A signed JSON request of one type answered with one of its members
+    /// echoed in a JSON object (Tebex's `validation.webhook`).
+    JsonEcho(json_echo::JsonEcho),
 }
 
 impl Handshake {
@@ -129,6 +133,7 @@ impl Handshake {
             Handshake::EventGridValidation(h) => h,
             Handshake::HeaderEcho(h) => h,
             Handshake::IntentToReceive(h) => h,
+            Handshake::JsonEcho(h) => h,
         }
     }
 

@@ -1,9 +1,15 @@
 """Known-answer vectors for Smartcar webhooks, from the official Python SDK (PyPI `smartcar`, pinned in
 requirements.txt): every signature is made with `smartcar.hash_challenge(amt, body)` and every verdict is
 `smartcar.verify_payload(amt, signature, body)` over the raw body, as the SDK documents it ("body: Stringified JSON
-of the webhook response body")."""
+of the webhook response body"). The VERIFY handshake's answer is `smartcar.hash_challenge(amt, challenge)`, as
+Smartcar's callback verification page has it
+(https://smartcar.com/docs/integrations/webhooks/callback-verification)."""
 import json
 import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+from identity import with_identity  # noqa: E402
 
 import smartcar
 
@@ -50,7 +56,31 @@ for c in cases:
         got = "valid" if any(smartcar.verify_payload(s, h["sc-signature"], c["body"]) for s in c["secrets"]) else "invalid_signature"
     assert got == c["expect"], f"{c['name']}: the SDK says {got}, the case says {c['expect']}"
 
-DOCS = "https://smartcar.com/docs/api-reference/webhooks/events/vehicle-state"
+# The VERIFY event, as the callback verification page prints it (its challenge filled in), signed like every
+# webhook: "Every webhook includes an SC-Signature header"
+# (https://smartcar.com/docs/integrations/webhooks/payload-verification).
+CHALLENGE = "3a9f1c0e-7b2d-4e8a-9c5f-1d2e3f4a5b6c"
+VERIFY = json.dumps({
+    "eventId": "52f6e0bb-1369-45da-a61c-9e67d092d6db",
+    "eventType": "VERIFY",
+    "data": {"challenge": CHALLENGE},
+    "meta": {"version": "4.0", "webhookId": "5a8e5e38-1e12-4011-a36d-56f120053f9e", "webhookName": "Example Webhook",
+             "deliveryId": "5d569643-3a47-4cd1-a3ec-db5fc1f6f03b", "deliveredAt": "2025-07-31T19:38:42.332Z"},
+}, separators=(",", ":"))
+verify_req = req(smartcar.hash_challenge(AMT, VERIFY), VERIFY)
+handshakes = [
+    {"name": "VERIFY signed by smartcar.hash_challenge: answered with hash_challenge(AMT, challenge)",
+     "secrets": [AMT], "verify_token": None,
+     "request": {k: verify_req[k] for k in ("method", "url", "headers", "body")}, "now": NOW,
+     "expect": {"status": 200, "content_type": "application/json",
+                "body": json.dumps({"challenge": smartcar.hash_challenge(AMT, CHALLENGE)})}},
+    {"name": "VERIFY verified with another token: refused, no HMAC given",
+     "secrets": [OTHER], "verify_token": None,
+     "request": {k: verify_req[k] for k in ("method", "url", "headers", "body")}, "now": NOW,
+     "expect": {"status": 401, "content_type": "application/problem+json", "code": "invalid_signature"}},
+]
+
+DOCS = "https://smartcar.com/docs/integrations/webhooks/payload-verification"
 out = {
     "kind": "smartcar",
     "source": {"kind": "sdk", "package": "smartcar", "registry": "pypi", "version": "6.19.1",
@@ -61,14 +91,18 @@ out = {
         "scheme": "SC-Signature = hex(HMAC-SHA256(Application Management Token, raw body))",
         "secret": "the application's Application Management Token (Smartcar Dashboard)",
         "timestamp": None,
-        "event_id": None,
-        "event_id_note": "not asserted: the kind is pending (see ../PENDING)",
-        "event_type": None,
-        "retry_horizon": "not asserted",
+        "event_id": {"json_pointer": "/eventId"},
+        "event_id_note": "eventId identifies the event; Smartcar advises deduplicating on it: "
+                         "https://smartcar.com/docs/integrations/webhooks/best-practices/security",
+        "event_type": {"json_pointer": "/eventType"},
+        "retry_horizon": "not stated in the pages read; use the default window",
         "retry_source": DOCS,
-        "handshake": "a VERIFY event whose challenge must be answered with hash_challenge(AMT, challenge): not built",
+        "handshake": "a signed VERIFY event answered 200 with {\"challenge\": hash_challenge(AMT, data.challenge)}: "
+                     "https://smartcar.com/docs/integrations/webhooks/callback-verification",
     },
     "cases": cases,
+    "handshakes": handshakes,
 }
+with_identity(out)
 pathlib.Path(__file__).with_name("vectors.json").write_text(json.dumps(out, indent=2) + "\n")
 print(f"smartcar: {len(cases)} cases")

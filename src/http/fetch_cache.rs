@@ -3,9 +3,13 @@
 //! is fetched before the signature can be checked) cannot make hookline
 //! fetch without bound:
 //!
-//! - a certificate fetched is kept for [`CERTIFICATE_TTL`], at most
-//!   [`MAX_CERTIFICATES`] (the oldest dropped first); requests waiting on
-//!   the same URL share one fetch;
+//! - a certificate fetched is kept for [`CERTIFICATE_TTL`], a set of
+//!   published keys (JWKS) for its answer's `Cache-Control: max-age`
+//!   (else [`KEY_SET_TTL`]), between [`KEY_REFRESH_INTERVAL`] and
+//!   [`CERTIFICATE_TTL`]; at most [`MAX_CERTIFICATES`] (the oldest dropped
+//!   first); requests waiting on the same URL share one fetch;
+//! - a key set is fetched again before then when a request names a key
+//!   it lacks, at most once per [`KEY_REFRESH_INTERVAL`] for each URL;
 //! - a URL whose fetch failed is not fetched again for [`FAILURE_TTL`]
 //!   (requests naming it are answered 503 meanwhile, and the provider
 //!   retries), at most [`MAX_FAILURES`] remembered (the oldest dropped
@@ -29,6 +33,12 @@ use crate::provider::{FetchUrl, Key};
 
 /// How long a fetched certificate is used.
 pub const CERTIFICATE_TTL: Duration = Duration::from_secs(24 * 3600);
+/// How long a set of published keys is used when its answer gives no
+/// `max-age`.
+pub const KEY_SET_TTL: Duration = Duration::from_secs(3600);
+/// A key set is fetched again for an unknown key ID at most once per
+/// this interval, and kept at least this long.
+pub const KEY_REFRESH_INTERVAL: Duration = Duration::from_secs(60);
 /// How many certificates are kept at once.
 pub const MAX_CERTIFICATES: usize = 256;
 /// How long a URL whose fetch failed is not fetched again.
@@ -48,6 +58,20 @@ struct Cached {
     since: Instant,
 }
 
+impl Cached {
+    /// Whether it is still to be used (or still being fetched).
+    fn fresh(&self) -> bool {
+        let lifetime = match self.cell.get() {
+            Some(key) if key.is_key_set() => key
+                .max_age()
+                .unwrap_or(KEY_SET_TTL)
+                .clamp(KEY_REFRESH_INTERVAL, CERTIFICATE_TTL),
+            _ => CERTIFICATE_TTL,
+        };
+        self.since.elapsed() < lifetime
+    }
+}
+
 /// Why a URL is not fetched now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Refused {
@@ -61,6 +85,8 @@ pub(super) enum Refused {
 pub(super) struct Cache {
     certificates: Mutex<HashMap<FetchUrl, Cached>>,
     failures: Mutex<HashMap<FetchUrl, Instant>>,
+    /// When each key set was last fetched again for an unknown key ID.
+    refreshed: Mutex<HashMap<FetchUrl, Instant>>,
     new_fetches: DefaultKeyedRateLimiter<String>,
 }
 
@@ -72,6 +98,7 @@ impl Cache {
         Cache {
             certificates: Mutex::new(HashMap::new()),
             failures: Mutex::new(HashMap::new()),
+            refreshed: Mutex::new(HashMap::new()),
             new_fetches: RateLimiter::keyed(quota),
         }
     }
@@ -82,7 +109,7 @@ impl Cache {
     /// more fetch.
     pub(super) fn cell(&self, provider: &str, url: &FetchUrl) -> Result<Cell, Refused> {
         let mut cache = self.certificates.lock().expect("certificate cache lock");
-        cache.retain(|_, c| c.since.elapsed() < CERTIFICATE_TTL);
+        cache.retain(|_, c| c.fresh());
         if let Some(c) = cache.get(url) {
             return Ok(c.cell.clone());
         }
@@ -112,6 +139,28 @@ impl Cache {
             },
         );
         Ok(cell)
+    }
+
+    /// Whether `url`'s key set, which lacks a key a request names, may be
+    /// fetched again now: not if it was for the same reason less than
+    /// [`KEY_REFRESH_INTERVAL`] ago. When it may, its cell is forgotten,
+    /// so that the next [`Cache::cell`] fetches it.
+    pub(super) fn refresh(&self, url: &FetchUrl, cell: &Cell) -> bool {
+        {
+            let mut refreshed = self.refreshed.lock().expect("refresh lock");
+            refreshed.retain(|_, at| at.elapsed() < KEY_REFRESH_INTERVAL);
+            // Only cached URLs get here, so the map is bounded by the
+            // cache's size within one interval.
+            if refreshed.contains_key(url) || refreshed.len() >= MAX_CERTIFICATES {
+                return false;
+            }
+            refreshed.insert(url.clone(), Instant::now());
+        }
+        let mut cache = self.certificates.lock().expect("certificate cache lock");
+        if cache.get(url).is_some_and(|c| Arc::ptr_eq(&c.cell, cell)) {
+            cache.remove(url);
+        }
+        true
     }
 
     /// Whether `url`'s last fetch failed less than [`FAILURE_TTL`] ago.

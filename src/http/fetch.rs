@@ -228,3 +228,26 @@ pub(super) async fn certificates_for(
     }
     Ok(keys)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::{HeaderMap, HeaderValue, CACHE_CONTROL};
+
+    fn cache_control(value: &str) -> Option<Duration> {
+        let mut headers = HeaderMap::new();
+        headers.insert(CACHE_CONTROL, HeaderValue::from_str(value).unwrap());
+        max_age(&headers)
+    }
+
+    #[test]
+    fn max_age_is_read_from_cache_control() {
+        // What www.googleapis.com/oauth2/v1/certs answers.
+        let google = "public, max-age=19965, must-revalidate, no-transform";
+        assert_eq!(cache_control(google), Some(Duration::from_secs(19965)));
+        assert_eq!(cache_control("Max-Age=60"), Some(Duration::from_secs(60)));
+        assert_eq!(cache_control("no-store, max-age=600"), Some(Duration::ZERO));
+        assert_eq!(cache_control("public"), None);
+        assert_eq!(max_age(&HeaderMap::new()), None);
+    }
+}

@@ -61,14 +61,20 @@ struct Cached {
 impl Cached {
     /// Whether it is still to be used (or still being fetched).
     fn fresh(&self) -> bool {
-        let lifetime = match self.cell.get() {
-            Some(key) if key.is_key_set() => key
-                .max_age()
-                .unwrap_or(KEY_SET_TTL)
-                .clamp(KEY_REFRESH_INTERVAL, CERTIFICATE_TTL),
-            _ => CERTIFICATE_TTL,
-        };
-        self.since.elapsed() < lifetime
+        self.since.elapsed() < lifetime(self.cell.get().map(|k| &**k))
+    }
+}
+
+/// How long a fetched `key` is used: a certificate a day, a key set its
+/// `max-age` (else [`KEY_SET_TTL`]) within [`KEY_REFRESH_INTERVAL`] and
+/// [`CERTIFICATE_TTL`]. One still being fetched (`None`) is kept.
+fn lifetime(key: Option<&Key>) -> Duration {
+    match key {
+        Some(key) if key.is_key_set() => key
+            .max_age()
+            .unwrap_or(KEY_SET_TTL)
+            .clamp(KEY_REFRESH_INTERVAL, CERTIFICATE_TTL),
+        _ => CERTIFICATE_TTL,
     }
 }
 
@@ -192,5 +198,49 @@ impl Cache {
             }
         }
         failures.insert(url.clone(), Instant::now());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provider::FetchHosts;
+
+    const SET: &[u8] = br#"{"keys":[{"kty":"EC","crv":"P-256","kid":"k1",
+        "x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+        "y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}"#;
+
+    fn key_set(max_age: Option<u64>) -> Key {
+        let hosts: FetchHosts = serde_json::from_str(r#"["keys.example.com"]"#).unwrap();
+        let url = hosts.allow("https://keys.example.com/jwks").unwrap();
+        Key::fetched(url, SET, max_age.map(Duration::from_secs)).unwrap()
+    }
+
+    #[test]
+    fn a_key_set_is_kept_for_its_max_age_within_bounds() {
+        let hour = Duration::from_secs(3600);
+        assert_eq!(lifetime(Some(&key_set(Some(7200)))), 2 * hour);
+        assert_eq!(lifetime(Some(&key_set(None))), KEY_SET_TTL);
+        assert_eq!(lifetime(Some(&key_set(Some(0)))), KEY_REFRESH_INTERVAL);
+        assert_eq!(lifetime(Some(&key_set(Some(30 * 86400)))), CERTIFICATE_TTL);
+        assert_eq!(lifetime(None), CERTIFICATE_TTL);
+    }
+
+    #[test]
+    fn a_key_set_lacking_a_key_is_fetched_again_once_per_interval() {
+        let cache = Cache::new();
+        let key = key_set(None);
+        assert!(key.lacks_key_id("k2") && !key.lacks_key_id("k1"));
+        let hosts: FetchHosts = serde_json::from_str(r#"["keys.example.com"]"#).unwrap();
+        let url = hosts.allow("https://keys.example.com/jwks").unwrap();
+        let cell = cache.cell("p", &url).unwrap();
+        assert!(cache.refresh(&url, &cell), "the first time");
+        let again = cache.cell("p", &url).unwrap();
+        assert!(!Arc::ptr_eq(&cell, &again), "forgotten, so fetched anew");
+        assert!(
+            !cache.refresh(&url, &again),
+            "not again within the interval"
+        );
+        assert!(Arc::ptr_eq(&again, &cache.cell("p", &url).unwrap()));
     }
 }

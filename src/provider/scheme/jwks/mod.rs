@@ -2,7 +2,9 @@
 //! URL (a JWK Set or Google's certificates), fetched and cached. Google
 //! Cloud Pub/Sub push (`Authorization: Bearer`, Google's OIDC keys, the
 //! audience and service-account email configured per tenant) and Kinde
-//! (the body is the JWT, the keys at the tenant's Kinde domain).
+//! (the body is the JWT, the keys at the tenant's Kinde domain); with
+//! `detached`, a JWS over the raw body whose payload is left out of the
+//! header (Fireblocks).
 //!
 //! Only the public-key algorithms the definition lists are accepted (never
 //! `none`, never HMAC, never an algorithm the token picks outside the
@@ -55,6 +57,11 @@ pub struct JwksParams {
     /// Text before the token in the header (`Bearer `), if any.
     #[serde(default)]
     pub prefix: String,
+    /// The header holds a detached JWS (`protected..signature`, RFC 7515
+    /// appendix F) whose payload is the raw body: Fireblocks. Nothing of
+    /// the body is read as claims.
+    #[serde(default)]
+    pub detached: bool,
     /// Where the keys are published: an `https` URL, or `{secret}/path`
     /// for a URL under the tenant's domain (`secret = "domain"`).
     pub keys_url: String,
@@ -130,6 +137,21 @@ impl JwksParams {
         }
     }
 
+    /// For a detached JWS: the signing input with the body as payload, and
+    /// the signature; `None` for a token that is not detached.
+    fn detached_input(&self, token: &str, body: &[u8]) -> Option<(String, String)> {
+        if !self.detached {
+            return None;
+        }
+        let mut parts = token.split('.');
+        let (protected, payload, signature) = (parts.next()?, parts.next()?, parts.next()?);
+        if !payload.is_empty() || parts.next().is_some() {
+            return None;
+        }
+        let message = format!("{protected}.{}", URL_SAFE_NO_PAD.encode(body));
+        Some((message, signature.to_owned()))
+    }
+
     /// The token's header, if its algorithm is one of the list.
     fn header(&self, token: &str) -> Result<jsonwebtoken::Header, VerifyError> {
         let header =
@@ -191,6 +213,9 @@ impl Family for JwksParams {
     fn check(&self) -> Result<(), String> {
         if self.algorithms.is_empty() {
             return Err("algorithms: must list at least one".into());
+        }
+        if self.detached && self.header.is_none() {
+            return Err("detached: the detached JWS is in a header; name it".into());
         }
         if let Some(alg) = self
             .algorithms
@@ -270,6 +295,10 @@ impl Family for JwksParams {
         validation.validate_nbf = false;
         validation.validate_aud = false;
         validation.required_spec_claims.clear();
+        let detached = self.detached_input(token, &req.body);
+        if self.detached && detached.is_none() {
+            return Err(VerifyError::InvalidSignature);
+        }
         let expects = keys
             .iter()
             .filter_map(|k| k.shared_bytes())
@@ -283,6 +312,18 @@ impl Family for JwksParams {
                     && k.alg.is_none_or(|a| a == header.alg)
             });
             for candidate in candidates {
+                if let Some((message, signature)) = &detached {
+                    let ok = jsonwebtoken::crypto::verify(
+                        signature,
+                        message.as_bytes(),
+                        &candidate.key,
+                        header.alg,
+                    );
+                    if ok.unwrap_or(false) {
+                        return Ok(None);
+                    }
+                    continue;
+                }
                 let Ok(data) = jsonwebtoken::decode::<Value>(token, &candidate.key, &validation)
                 else {
                     continue;
@@ -307,8 +348,15 @@ impl Family for JwksParams {
     ) -> Result<Option<CertificateNeeded>, VerifyError> {
         let token = self.token(req)?;
         let header = self.header(token)?;
-        let claims = unverified_claims(token).ok_or(VerifyError::InvalidSignature)?;
-        let signed_at = self.time(&claims, req.received_at)?;
+        let signed_at = if self.detached {
+            if self.detached_input(token, &req.body).is_none() {
+                return Err(VerifyError::InvalidSignature);
+            }
+            None
+        } else {
+            let claims = unverified_claims(token).ok_or(VerifyError::InvalidSignature)?;
+            self.time(&claims, req.received_at)?
+        };
         let mut urls: Vec<FetchUrl> = Vec::new();
         for expect in keys
             .iter()

@@ -156,7 +156,7 @@ impl Harness {
         let state = TenantState {
             verify_token: Some(&self.verify_token),
             stored_key: None,
-            certificate: None,
+            certificates: &[],
         };
         if let Ok(Verdict::Event(ev)) = verify_request(provider, tenant, req, &state) {
             // What the receiver stores: the newtypes' promise.

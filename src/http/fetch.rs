@@ -1,6 +1,7 @@
 //! What a request makes hookline fetch: the signing certificate of an
-//! `rsa-cert-url` provider (AWS SNS, PayPal), cached, and the URL that
-//! confirms an SNS subscription.
+//! `rsa-cert-url` provider (AWS SNS, PayPal) or the published keys of a
+//! `jwks` provider (Google, Kinde), cached, and the URL that confirms an
+//! SNS subscription.
 //!
 //! Only a [`FetchUrl`] can be fetched, and only
 //! [`FetchHosts::allow`](crate::provider::FetchHosts::allow) makes one
@@ -77,13 +78,35 @@ impl Fetcher {
         })
     }
 
-    /// The certificate at `url`, named by a request to `provider`: from
-    /// the cache, or fetched now if the cache's bounds allow.
+    /// The certificate or key set at `url`, named by a request to
+    /// `provider`: from the cache, or fetched now if the cache's bounds
+    /// allow. A cached key set without the key `key_id` the request names
+    /// is fetched again, at most once per
+    /// [`super::fetch_cache::KEY_REFRESH_INTERVAL`].
     pub async fn certificate(
         &self,
         provider: &str,
         url: &FetchUrl,
+        key_id: Option<&str>,
     ) -> Result<Arc<Key>, FetchError> {
+        let (key, cell) = self.cached(provider, url).await?;
+        match key_id {
+            Some(id) if key.lacks_key_id(id) && self.cache.refresh(url, &cell) => {
+                tracing::info!(
+                    host = url.host(),
+                    "a request names a key not published yet: fetching the keys again"
+                );
+                Ok(self.cached(provider, url).await?.0)
+            }
+            _ => Ok(key),
+        }
+    }
+
+    async fn cached(
+        &self,
+        provider: &str,
+        url: &FetchUrl,
+    ) -> Result<(Arc<Key>, super::fetch_cache::Cell), FetchError> {
         let host = || url.host().to_owned();
         let refused = |r| match r {
             Refused::FailedRecently => FetchError::FailedRecently { host: host() },
@@ -102,10 +125,12 @@ impl Fetcher {
                     .map_err(|_| FetchError::Busy { host: host() })?
                     .expect("the semaphore is never closed");
                 let fetched = async {
-                    let pem = self.get(url).await?;
-                    Key::certificate(url.clone(), &pem).map_err(|reason| FetchError::Certificate {
-                        host: host(),
-                        reason,
+                    let (answer, max_age) = self.get(url).await?;
+                    Key::fetched(url.clone(), &answer, max_age).map_err(|reason| {
+                        FetchError::Certificate {
+                            host: host(),
+                            reason,
+                        }
                     })
                 }
                 .await;
@@ -120,8 +145,9 @@ impl Fetcher {
                     }
                 }
             })
-            .await?;
-        Ok(key.clone())
+            .await?
+            .clone();
+        Ok((key, cell))
     }
 
     /// `GET url`, for its effect (SNS's `SubscribeURL` confirms a
@@ -130,8 +156,9 @@ impl Fetcher {
         self.get(url).await.map(drop)
     }
 
-    /// The body of a 2xx answer to `GET url`, at most [`MAX_FETCH_BYTES`].
-    async fn get(&self, url: &FetchUrl) -> Result<Vec<u8>, FetchError> {
+    /// The body of a 2xx answer to `GET url`, at most [`MAX_FETCH_BYTES`],
+    /// and its `Cache-Control: max-age`.
+    async fn get(&self, url: &FetchUrl) -> Result<(Vec<u8>, Option<Duration>), FetchError> {
         let host = || url.host().to_owned();
         let failed = |e: reqwest::Error| FetchError::Request {
             host: host(),
@@ -144,6 +171,7 @@ impl Fetcher {
                 status: res.status().as_u16(),
             });
         }
+        let max_age = max_age(res.headers());
         let mut body = Vec::new();
         let mut stream = res.bytes_stream();
         while let Some(chunk) = stream.next().await {
@@ -152,27 +180,74 @@ impl Fetcher {
                 return Err(FetchError::TooLarge { host: host() });
             }
         }
-        Ok(body)
+        Ok((body, max_age))
     }
 }
 
-/// The certificate `req` needs, fetched, for families that verify with
-/// one; `None` for the others. A request refused by a cheaper check is
-/// refused here, before any fetch.
-pub(super) async fn certificate_for(
+/// The `max-age` of a `Cache-Control` header, unless it also says
+/// `no-cache` or `no-store` (then zero: the shortest the cache allows).
+fn max_age(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+    let value = headers.get(reqwest::header::CACHE_CONTROL)?.to_str().ok()?;
+    let mut age = None;
+    for directive in value.split(',').map(str::trim) {
+        let lower = directive.to_ascii_lowercase();
+        if lower == "no-cache" || lower == "no-store" {
+            return Some(Duration::ZERO);
+        }
+        if let Some(secs) = lower.strip_prefix("max-age=") {
+            age = secs.trim_matches('"').parse().ok().map(Duration::from_secs);
+        }
+    }
+    age
+}
+
+/// The certificate or keys `req` needs, fetched, for families that
+/// verify with them; none for the others. A request refused by a cheaper
+/// check is refused here, before any fetch.
+pub(super) async fn certificates_for(
     fetcher: &Fetcher,
     provider: &Provider,
     tenant: &Tenant,
     req: &UntrustedRequest<'_>,
-) -> Result<Option<Arc<Key>>, super::ApiError> {
-    let Some(url) = certificate_to_fetch(provider, tenant, req)? else {
-        return Ok(None);
+) -> Result<Vec<Arc<Key>>, super::ApiError> {
+    let Some(needed) = certificate_to_fetch(provider, tenant, req)? else {
+        return Ok(Vec::new());
     };
-    match fetcher.certificate(&provider.name, &url).await {
-        Ok(key) => Ok(Some(key)),
-        Err(e) => {
-            tracing::warn!(error = %e, "cannot fetch the signing certificate");
-            Err(super::ApiError::FetchFailed)
+    let mut keys = Vec::with_capacity(needed.urls.len());
+    for url in &needed.urls {
+        match fetcher
+            .certificate(&provider.name, url, needed.key_id.as_deref())
+            .await
+        {
+            Ok(key) => keys.push(key),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot fetch the signing certificate or keys");
+                return Err(super::ApiError::FetchFailed);
+            }
         }
+    }
+    Ok(keys)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::{HeaderMap, HeaderValue, CACHE_CONTROL};
+
+    fn cache_control(value: &str) -> Option<Duration> {
+        let mut headers = HeaderMap::new();
+        headers.insert(CACHE_CONTROL, HeaderValue::from_str(value).unwrap());
+        max_age(&headers)
+    }
+
+    #[test]
+    fn max_age_is_read_from_cache_control() {
+        // What www.googleapis.com/oauth2/v1/certs answers.
+        let google = "public, max-age=19965, must-revalidate, no-transform";
+        assert_eq!(cache_control(google), Some(Duration::from_secs(19965)));
+        assert_eq!(cache_control("Max-Age=60"), Some(Duration::from_secs(60)));
+        assert_eq!(cache_control("no-store, max-age=600"), Some(Duration::ZERO));
+        assert_eq!(cache_control("public"), None);
+        assert_eq!(max_age(&HeaderMap::new()), None);
     }
 }

@@ -3,9 +3,13 @@
 //! is fetched before the signature can be checked) cannot make hookline
 //! fetch without bound:
 //!
-//! - a certificate fetched is kept for [`CERTIFICATE_TTL`], at most
-//!   [`MAX_CERTIFICATES`] (the oldest dropped first); requests waiting on
-//!   the same URL share one fetch;
+//! - a certificate fetched is kept for [`CERTIFICATE_TTL`], a set of
+//!   published keys (JWKS) for its answer's `Cache-Control: max-age`
+//!   (else [`KEY_SET_TTL`]), between [`KEY_REFRESH_INTERVAL`] and
+//!   [`CERTIFICATE_TTL`]; at most [`MAX_CERTIFICATES`] (the oldest dropped
+//!   first); requests waiting on the same URL share one fetch;
+//! - a key set is fetched again before then when a request names a key
+//!   it lacks, at most once per [`KEY_REFRESH_INTERVAL`] for each URL;
 //! - a URL whose fetch failed is not fetched again for [`FAILURE_TTL`]
 //!   (requests naming it are answered 503 meanwhile, and the provider
 //!   retries), at most [`MAX_FAILURES`] remembered (the oldest dropped
@@ -29,6 +33,12 @@ use crate::provider::{FetchUrl, Key};
 
 /// How long a fetched certificate is used.
 pub const CERTIFICATE_TTL: Duration = Duration::from_secs(24 * 3600);
+/// How long a set of published keys is used when its answer gives no
+/// `max-age`.
+pub const KEY_SET_TTL: Duration = Duration::from_secs(3600);
+/// A key set is fetched again for an unknown key ID at most once per
+/// this interval, and kept at least this long.
+pub const KEY_REFRESH_INTERVAL: Duration = Duration::from_secs(60);
 /// How many certificates are kept at once.
 pub const MAX_CERTIFICATES: usize = 256;
 /// How long a URL whose fetch failed is not fetched again.
@@ -48,6 +58,26 @@ struct Cached {
     since: Instant,
 }
 
+impl Cached {
+    /// Whether it is still to be used (or still being fetched).
+    fn fresh(&self) -> bool {
+        self.since.elapsed() < lifetime(self.cell.get().map(|k| &**k))
+    }
+}
+
+/// How long a fetched `key` is used: a certificate a day, a key set its
+/// `max-age` (else [`KEY_SET_TTL`]) within [`KEY_REFRESH_INTERVAL`] and
+/// [`CERTIFICATE_TTL`]. One still being fetched (`None`) is kept.
+fn lifetime(key: Option<&Key>) -> Duration {
+    match key {
+        Some(key) if key.is_key_set() => key
+            .max_age()
+            .unwrap_or(KEY_SET_TTL)
+            .clamp(KEY_REFRESH_INTERVAL, CERTIFICATE_TTL),
+        _ => CERTIFICATE_TTL,
+    }
+}
+
 /// Why a URL is not fetched now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Refused {
@@ -61,6 +91,8 @@ pub(super) enum Refused {
 pub(super) struct Cache {
     certificates: Mutex<HashMap<FetchUrl, Cached>>,
     failures: Mutex<HashMap<FetchUrl, Instant>>,
+    /// When each key set was last fetched again for an unknown key ID.
+    refreshed: Mutex<HashMap<FetchUrl, Instant>>,
     new_fetches: DefaultKeyedRateLimiter<String>,
 }
 
@@ -72,6 +104,7 @@ impl Cache {
         Cache {
             certificates: Mutex::new(HashMap::new()),
             failures: Mutex::new(HashMap::new()),
+            refreshed: Mutex::new(HashMap::new()),
             new_fetches: RateLimiter::keyed(quota),
         }
     }
@@ -82,7 +115,7 @@ impl Cache {
     /// more fetch.
     pub(super) fn cell(&self, provider: &str, url: &FetchUrl) -> Result<Cell, Refused> {
         let mut cache = self.certificates.lock().expect("certificate cache lock");
-        cache.retain(|_, c| c.since.elapsed() < CERTIFICATE_TTL);
+        cache.retain(|_, c| c.fresh());
         if let Some(c) = cache.get(url) {
             return Ok(c.cell.clone());
         }
@@ -114,6 +147,28 @@ impl Cache {
         Ok(cell)
     }
 
+    /// Whether `url`'s key set, which lacks a key a request names, may be
+    /// fetched again now: not if it was for the same reason less than
+    /// [`KEY_REFRESH_INTERVAL`] ago. When it may, its cell is forgotten,
+    /// so that the next [`Cache::cell`] fetches it.
+    pub(super) fn refresh(&self, url: &FetchUrl, cell: &Cell) -> bool {
+        {
+            let mut refreshed = self.refreshed.lock().expect("refresh lock");
+            refreshed.retain(|_, at| at.elapsed() < KEY_REFRESH_INTERVAL);
+            // Only cached URLs get here, so the map is bounded by the
+            // cache's size within one interval.
+            if refreshed.contains_key(url) || refreshed.len() >= MAX_CERTIFICATES {
+                return false;
+            }
+            refreshed.insert(url.clone(), Instant::now());
+        }
+        let mut cache = self.certificates.lock().expect("certificate cache lock");
+        if cache.get(url).is_some_and(|c| Arc::ptr_eq(&c.cell, cell)) {
+            cache.remove(url);
+        }
+        true
+    }
+
     /// Whether `url`'s last fetch failed less than [`FAILURE_TTL`] ago.
     pub(super) fn failed_recently(&self, url: &FetchUrl) -> bool {
         let failures = self.failures.lock().expect("failure cache lock");
@@ -143,5 +198,49 @@ impl Cache {
             }
         }
         failures.insert(url.clone(), Instant::now());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provider::FetchHosts;
+
+    const SET: &[u8] = br#"{"keys":[{"kty":"EC","crv":"P-256","kid":"k1",
+        "x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+        "y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}"#;
+
+    fn key_set(max_age: Option<u64>) -> Key {
+        let hosts: FetchHosts = serde_json::from_str(r#"["keys.example.com"]"#).unwrap();
+        let url = hosts.allow("https://keys.example.com/jwks").unwrap();
+        Key::fetched(url, SET, max_age.map(Duration::from_secs)).unwrap()
+    }
+
+    #[test]
+    fn a_key_set_is_kept_for_its_max_age_within_bounds() {
+        let hour = Duration::from_secs(3600);
+        assert_eq!(lifetime(Some(&key_set(Some(7200)))), 2 * hour);
+        assert_eq!(lifetime(Some(&key_set(None))), KEY_SET_TTL);
+        assert_eq!(lifetime(Some(&key_set(Some(0)))), KEY_REFRESH_INTERVAL);
+        assert_eq!(lifetime(Some(&key_set(Some(30 * 86400)))), CERTIFICATE_TTL);
+        assert_eq!(lifetime(None), CERTIFICATE_TTL);
+    }
+
+    #[test]
+    fn a_key_set_lacking_a_key_is_fetched_again_once_per_interval() {
+        let cache = Cache::new();
+        let key = key_set(None);
+        assert!(key.lacks_key_id("k2") && !key.lacks_key_id("k1"));
+        let hosts: FetchHosts = serde_json::from_str(r#"["keys.example.com"]"#).unwrap();
+        let url = hosts.allow("https://keys.example.com/jwks").unwrap();
+        let cell = cache.cell("p", &url).unwrap();
+        assert!(cache.refresh(&url, &cell), "the first time");
+        let again = cache.cell("p", &url).unwrap();
+        assert!(!Arc::ptr_eq(&cell, &again), "forgotten, so fetched anew");
+        assert!(
+            !cache.refresh(&url, &again),
+            "not again within the interval"
+        );
+        assert!(Arc::ptr_eq(&again, &cache.cell("p", &url).unwrap()));
     }
 }

@@ -227,11 +227,13 @@ async fn serve(
     let stored_key = stored_key(state, provider, tenant_name).await?;
     // A family that verifies with a fetched certificate: every cheaper
     // check first, then the fetch (cached).
-    let certificate = fetch::certificate_for(&state.fetcher, provider, tenant, &untrusted).await?;
+    let certificates =
+        fetch::certificates_for(&state.fetcher, provider, tenant, &untrusted).await?;
+    let certificates: Vec<&crate::provider::Key> = certificates.iter().map(|k| &**k).collect();
     let tenant_state = TenantState {
         verify_token: tenant.verify_token.as_ref(),
         stored_key: stored_key.as_ref(),
-        certificate: certificate.as_deref(),
+        certificates: &certificates,
     };
     let verdict = verify_request(provider, tenant, &untrusted, &tenant_state);
     let count_handshake = |outcome: &str| {

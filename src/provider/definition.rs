@@ -225,7 +225,9 @@ impl ProviderDef {
             // Every item needs an ID of its own, read from the item.
             if matches!(
                 self.event_id,
-                FieldSource::Header(_) | FieldSource::FormField(_)
+                FieldSource::Header(_)
+                    | FieldSource::FormField(_)
+                    | FieldSource::JwtPayloadPointer(_)
             ) {
                 return Err(
                     "batch: event_id must be read from each item (a JSON pointer or body_sha256)"

@@ -32,6 +32,9 @@ pub enum FieldSource {
     JsonPointers(Vec<String>, String),
     /// A field of an `application/x-www-form-urlencoded` body.
     FormField(String),
+    /// An RFC 6901 JSON pointer into the payload of a body that is a JWT
+    /// (Kinde): read once the signature is verified, so from signed data.
+    JwtPayloadPointer(String),
     /// The hex SHA-256 of the raw body, for providers that send no ID: an
     /// identical retry is then a duplicate. Event ID only.
     BodySha256,
@@ -55,6 +58,9 @@ struct RawFieldSource {
     /// Name of a form field.
     #[serde(default)]
     form_field: Option<String>,
+    /// RFC 6901 JSON pointer into the payload of a JWT body.
+    #[serde(default)]
+    jwt_payload_pointer: Option<String>,
     /// `true`: the hex SHA-256 of the body.
     #[serde(default)]
     body_sha256: bool,
@@ -111,10 +117,15 @@ impl TryFrom<RawFieldSource> for FieldSource {
         if raw.body_sha256 {
             set.push(FieldSource::BodySha256);
         }
+        if let Some(p) = raw.jwt_payload_pointer {
+            check_pointer(&p)?;
+            set.push(FieldSource::JwtPayloadPointer(p));
+        }
         match set.len() {
             1 => Ok(set.remove(0)),
             _ => Err(
-                "set exactly one of header, json_pointer, json_pointers, form_field, body_sha256 = true"
+                "set exactly one of header, json_pointer, json_pointers, form_field, body_sha256 = true, \
+                 jwt_payload_pointer"
                     .into(),
             ),
         }
@@ -190,6 +201,12 @@ fn value(
         FieldSource::FormField(name) => Ok(form::field(body, name)),
         FieldSource::BodySha256 => Ok(Some(hex::encode(Sha256::digest(body)))),
         FieldSource::JsonPointer(pointer) => scalar(json, pointer),
+        FieldSource::JwtPayloadPointer(pointer) => {
+            let payload = jwt_payload(body).ok_or(Rejection::MalformedPayload)?;
+            let json = serde_json::from_slice::<&RawValue>(&payload)
+                .map_err(|_| Rejection::MalformedPayload)?;
+            scalar(Some(json), pointer)
+        }
         FieldSource::AnyJsonPointer(pointers) => {
             for pointer in pointers {
                 if let Some(v) = scalar(json, pointer)? {
@@ -210,6 +227,16 @@ fn value(
             Ok(Some(parts.join(join)))
         }
     }
+}
+
+/// The decoded payload of a body that is a compact JWT.
+fn jwt_payload(body: &[u8]) -> Option<Vec<u8>> {
+    use base64::Engine as _;
+    let text = std::str::from_utf8(body).ok()?.trim();
+    let payload = text.split('.').nth(1)?;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(payload.trim_end_matches('='))
+        .ok()
 }
 
 /// The string or number at `pointer`: `Ok(None)` when absent or null.

@@ -6,9 +6,12 @@
 //! A [`Key`] never shows its bytes in `Debug` output, and a [`KeyError`]
 //! says what is wrong with a secret without ever containing it.
 
+use std::time::Duration;
+
 use secrecy::{ExposeSecret, SecretSlice};
 
 use super::fetch_url::FetchUrl;
+use super::scheme::jwks::KeySet;
 
 /// One tenant secret, decoded by its provider's family
 /// ([`super::ProviderDef::decode_secret`]).
@@ -38,6 +41,9 @@ enum Material {
         url: FetchUrl,
         key: Box<rsa::RsaPublicKey>,
     },
+    /// The keys a provider publishes at `url` (a JWK Set, Google's
+    /// certificates), fetched: verifies only what names that URL.
+    KeySet { url: FetchUrl, set: Box<KeySet> },
 }
 
 impl Key {
@@ -82,9 +88,28 @@ impl Key {
         Key(Material::RsaSigning(Box::new(key)))
     }
 
-    /// The RSA key of the certificate fetched from `url`: `pem` is what
-    /// the URL answered, one X.509 certificate.
-    pub fn certificate(url: FetchUrl, pem: &[u8]) -> Result<Key, KeyError> {
+    /// What `url` answered, with no lifetime of its own: see
+    /// [`Key::fetched`].
+    pub fn certificate(url: FetchUrl, answer: &[u8]) -> Result<Key, KeyError> {
+        Key::fetched(url, answer, None)
+    }
+
+    /// What a key URL answered: a JSON object is a set of published keys
+    /// ([`KeySet`], used for `max_age` when given), anything else one PEM
+    /// X.509 certificate.
+    pub fn fetched(
+        url: FetchUrl,
+        answer: &[u8],
+        max_age: Option<Duration>,
+    ) -> Result<Key, KeyError> {
+        if answer.trim_ascii_start().starts_with(b"{") {
+            let set = KeySet::parse(answer, max_age)?;
+            return Ok(Key(Material::KeySet {
+                url,
+                set: Box::new(set),
+            }));
+        }
+        let pem = answer;
         let key = super::scheme::rsa_cert_url::certificate_key(pem)?;
         Ok(Key(Material::Certificate {
             url,
@@ -98,6 +123,37 @@ impl Key {
         match &self.0 {
             Material::Certificate { url, key } if url.is(raw) => Some(key),
             _ => None,
+        }
+    }
+
+    /// The published keys, if this key is the set fetched from the URL
+    /// `raw` names.
+    pub(crate) fn key_set_from(&self, raw: &str) -> Option<&KeySet> {
+        match &self.0 {
+            Material::KeySet { url, set } if url.is(raw) => Some(set),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a set of published keys fetched from a URL.
+    pub fn is_key_set(&self) -> bool {
+        matches!(self.0, Material::KeySet { .. })
+    }
+
+    /// How long a fetched key set may be used, if its answer said.
+    pub fn max_age(&self) -> Option<Duration> {
+        match &self.0 {
+            Material::KeySet { set, .. } => set.max_age,
+            _ => None,
+        }
+    }
+
+    /// Whether this is a fetched key set without a key of ID `id`: the
+    /// provider may have published a new key since it was fetched.
+    pub fn lacks_key_id(&self, id: &str) -> bool {
+        match &self.0 {
+            Material::KeySet { set, .. } => !set.has(id),
+            _ => false,
         }
     }
 

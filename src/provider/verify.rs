@@ -6,12 +6,11 @@ use std::sync::Arc;
 use bytes::Bytes;
 
 use super::batch;
-use super::fetch_url::FetchUrl;
 use super::handshake::{Credentials, Stage, TenantState};
 use super::identity;
 use super::key::Key;
 use super::request::{Rejection, UntrustedRequest, Verdict};
-use super::scheme::VerifyError;
+use super::scheme::{CertificateNeeded, VerifyError};
 use super::webhook::VerifiedWebhook;
 use crate::config::{Provider, Tenant};
 
@@ -40,7 +39,7 @@ pub fn verify_request(
         .keys
         .iter()
         .chain(state.stored_key)
-        .chain(state.certificate)
+        .chain(state.certificates.iter().copied())
         .collect();
     let credentials = Credentials {
         keys: &keys,
@@ -126,22 +125,22 @@ pub fn verify_request(
     }
 }
 
-/// The certificate `req` needs before [`verify_request`] can decide it,
-/// for a family that verifies with a certificate fetched by URL
-/// (`rsa-cert-url`); `None` for every other family, and for a request
-/// that is not a `POST`.
+/// The certificate or published keys `req` needs before
+/// [`verify_request`] can decide it, for a family that fetches them
+/// (`rsa-cert-url`, `jwks`); `None` for every other family, and for a
+/// request that is not a `POST`.
 ///
 /// It runs every check that needs no certificate: the signature is there
 /// and reads, its certificate URL is `https` on a host of the provider's
 /// `fetch_hosts`, the tenant's identifiers match, and the signed time is
 /// within the tolerance. A request that fails one is refused here, so it
-/// never causes a fetch. The caller fetches the URL and hands the
-/// certificate to [`verify_request`] in [`TenantState::certificate`].
+/// never causes a fetch. The caller fetches the URLs and hands what they
+/// answered to [`verify_request`] in [`TenantState::certificates`].
 pub fn certificate_to_fetch(
     provider: &Provider,
     tenant: &Tenant,
     req: &UntrustedRequest<'_>,
-) -> Result<Option<FetchUrl>, Rejection> {
+) -> Result<Option<CertificateNeeded>, Rejection> {
     let family = provider.def.signature.family();
     if req.method != "POST" || !family.fetches() {
         return Ok(None);
@@ -151,8 +150,10 @@ pub fn certificate_to_fetch(
     let Some(needed) = needed else {
         return Ok(None);
     };
-    within_tolerance(provider, req, needed.signed_at)?;
-    Ok(Some(needed.url))
+    if let Some(t) = needed.signed_at {
+        within_tolerance(provider, req, t)?;
+    }
+    Ok(Some(needed))
 }
 
 /// The signed time `t` against the provider's tolerance, both directions.

@@ -62,6 +62,7 @@ mod operator_input;
 mod ops_listener;
 mod providers_doc;
 mod public_keys;
+mod published_keys;
 mod published_secrets;
 mod rate_limits;
 mod redis_store;

@@ -469,21 +469,26 @@ fn verify(
         body: Bytes::from(body),
         received_at: now,
     };
-    let certificate = match certificate_to_fetch(provider, tenant, &untrusted) {
+    let certificates = match certificate_to_fetch(provider, tenant, &untrusted) {
         Err(refused) => return Ok(Err(refused)),
-        Ok(None) => None,
+        Ok(None) => Vec::new(),
         // Served as the provider's host would serve it; a URL the vectors'
         // certs do not carry fails the case, and is never fetched.
-        Ok(Some(url)) => {
-            let pem = (certs.get(url.as_str()))
-                .ok_or_else(|| format!("would fetch {url}, which certs does not carry"))?;
-            Some(Key::certificate(url, pem.as_bytes()).map_err(|e| format!("certs: {e}"))?)
-        }
+        Ok(Some(needed)) => needed
+            .urls
+            .into_iter()
+            .map(|url| {
+                let answer = (certs.get(url.as_str()))
+                    .ok_or_else(|| format!("would fetch {url}, which certs does not carry"))?;
+                Key::certificate(url, answer.as_bytes()).map_err(|e| format!("certs: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?,
     };
+    let certificates: Vec<&Key> = certificates.iter().collect();
     let state = TenantState {
         verify_token,
         stored_key: None,
-        certificate: certificate.as_ref(),
+        certificates: &certificates,
     };
     Ok(verify_request(provider, tenant, &untrusted, &state))
 }

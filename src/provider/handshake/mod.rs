@@ -270,9 +270,10 @@ pub struct TenantState<'a> {
     /// (Asana's `X-Hook-Secret`), decoded by the definition; requests are
     /// verified against it as well as the configured keys.
     pub stored_key: Option<&'a Key>,
-    /// The certificate fetched for this request, for a family that
-    /// verifies with one ([`super::certificate_to_fetch`] says which).
-    pub certificate: Option<&'a Key>,
+    /// The certificates or published keys fetched for this request, for
+    /// a family that verifies with them ([`super::certificate_to_fetch`]
+    /// says which).
+    pub certificates: &'a [&'a Key],
 }
 
 /// Everything a handshake may use to answer.

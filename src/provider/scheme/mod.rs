@@ -35,6 +35,7 @@ pub mod ecdsa;
 pub mod ed25519;
 pub mod hmac;
 pub mod hmac_kv;
+pub mod jwks;
 pub mod jwt;
 pub mod mac;
 pub mod public_key;
@@ -101,6 +102,10 @@ pub enum Scheme {
     /// An RSA PKCS#1 v1.5 signature checked with the provider's public key,
     /// which the tenant configures (nothing is fetched). Bridge.
     Rsa(rsa_signature::RsaParams),
+    /// A JWT signed with a key the provider publishes at a URL (a JWK
+    /// Set), fetched from the definition's `fetch_hosts` only. Google
+    /// Cloud Pub/Sub push, Kinde.
+    Jwks(jwks::JwksParams),
 }
 
 /// Stands in for a secret a request carries (a shared token in a header,
@@ -138,6 +143,7 @@ impl Scheme {
             Scheme::EcdsaP256(p) => p,
             Scheme::RsaCertUrl(p) => p,
             Scheme::Rsa(p) => p,
+            Scheme::Jwks(p) => p,
         }
     }
 }
@@ -179,8 +185,8 @@ pub(crate) trait Family: std::fmt::Debug + Send + Sync {
         false
     }
 
-    /// For a family that verifies with a certificate fetched by URL: the
-    /// certificate `req` needs, once every check that needs none passed
+    /// For a family that verifies with a certificate or keys fetched by
+    /// URL: what `req` needs, once every check that needs none passed
     /// (the URL allowed by `hosts` among them), and the time it signed.
     /// `Ok(None)` for the other families, which fetch nothing.
     fn certificate(
@@ -248,12 +254,18 @@ pub(crate) fn optional<'r>(
     names.map(|names| required(req, names)).transpose()
 }
 
-/// A certificate to fetch before a request can be verified.
+/// The certificate or published keys to fetch before a request can be
+/// verified.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CertificateNeeded {
-    pub url: FetchUrl,
-    /// Unix seconds of the time the request signed.
-    pub signed_at: i64,
+    /// One URL, or one per tenant secret that leads to its own (a tenant
+    /// moving from one Kinde domain to another).
+    pub urls: Vec<FetchUrl>,
+    /// Unix seconds of the time the request signed, if it signs one.
+    pub signed_at: Option<i64>,
+    /// The key ID the request names among published keys (`kid`): a
+    /// cached set without it is fetched again.
+    pub key_id: Option<String>,
 }
 
 /// Why a request failed verification. Maps to 401 with the same `code`.

@@ -163,8 +163,9 @@ impl Family for RsaCertUrlParams {
             .allow(&signed.cert_url)
             .ok_or(VerifyError::InvalidSignature)?;
         Ok(Some(CertificateNeeded {
-            url,
-            signed_at: signed.signed_at,
+            urls: vec![url],
+            signed_at: Some(signed.signed_at),
+            key_id: None,
         }))
     }
 

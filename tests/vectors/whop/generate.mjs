@@ -83,7 +83,7 @@ const out = withIdentity({
     secret: 'the value the SDK takes as webhookKey (WHOP_WEBHOOK_SECRET), base64 with an optional whsec_ prefix',
     timestamp: 'webhook-timestamp, unix seconds, signed; 5 minutes either way',
     event_id: { header: 'webhook-id' },
-    event_id_note: 'webhook-id is the Standard Webhooks message ID, the same on every retry; the body\'s id is "a unique ID for every single webhook request" and its timestamp the send time (@whop/sdk resources/webhooks.d.ts), so a retry rewrites both',
+    event_id_note: 'webhook-id is the Standard Webhooks message ID, the same on every retry; the body\'s id is "a unique ID for every single webhook request" and its timestamp the send time (@whop/sdk resources/webhooks.d.ts): both describe the request, so a retry may rewrite them',
     event_type: { json_pointer: '/type' },
     retry_horizon: 'not stated on the pages read',
     retry_source: 'https://www.npmjs.com/package/@whop/sdk',
@@ -100,7 +100,7 @@ mkdirSync(dir, { recursive: true });
 const first = JSON.stringify(event('wh_req_01KDX0A1B2C3D4E5F6G7', '2026-01-01T00:00:00.000Z'));
 const retry = JSON.stringify(event('wh_req_01KDX0H8J9K0L1M2N3P4', '2026-01-01T00:05:00.000Z'));
 const files = [['0001-payment.succeeded.json', SENT_AT, first, 'accepted', 'a payment.succeeded event'],
-  ['0002-payment.succeeded-retry.json', SENT_AT + 300, retry, 'duplicate', 'its retry: the same webhook-id, the body\'s per-request id and send timestamp rewritten (@whop/sdk resources/webhooks.d.ts)']];
+  ['0002-payment.succeeded-retry.json', SENT_AT + 300, retry, 'duplicate', 'its retry: the same webhook-id, the body\'s per-request id and send timestamp rewritten, as the SDK\'s types allow (@whop/sdk resources/webhooks.d.ts)']];
 for (const [name, at, body] of files) {
   const headers = headersFor([sign(CORPUS_KEY, at, body)], at);
   const verdict = sdkVerdict({ headers, body, secrets: [CORPUS_KEY], now: at });

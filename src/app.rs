@@ -62,6 +62,8 @@ pub struct Application {
     /// The embedded store's file, owned by this process for the parts it
     /// runs; released when the process ends.
     _owner: Option<EmbeddedOwner>,
+    /// The span exporter's count of dropped spans, for `/metrics`.
+    spans_dropped: Option<prometheus::IntCounter>,
 }
 
 impl Application {
@@ -117,7 +119,14 @@ impl Application {
             ops: None,
             role,
             _owner: None,
+            spans_dropped: None,
         }
+    }
+
+    /// Export the span exporter's count of dropped spans in `/metrics`.
+    pub fn with_spans_dropped(mut self, counter: prometheus::IntCounter) -> Self {
+        self.spans_dropped = Some(counter);
+        self
     }
 
     /// Serve the operators' routes on `ops` only (tests; `build` binds
@@ -156,8 +165,13 @@ impl Application {
             ops,
             role,
             _owner,
+            spans_dropped,
         } = self;
-        let metrics = Arc::new(Metrics::new());
+        let mut metrics = Metrics::new();
+        if let Some(counter) = spans_dropped {
+            metrics.adopt(counter);
+        }
+        let metrics = Arc::new(metrics);
         let fetcher = Fetcher::new(&settings.tls).map_err(std::io::Error::other)?;
         // The workers' own token: cancelled once the receiver has drained.
         let stop_workers = CancellationToken::new();
@@ -174,6 +188,14 @@ impl Application {
                 .map_err(std::io::Error::other)?,
             ),
         };
+        let alerts = crate::alerts::Alerts::new(
+            &settings,
+            store.clone(),
+            metrics.clone(),
+            workers.is_some(),
+        )
+        .map_err(std::io::Error::other)?
+        .map(|a| tokio::spawn(a.run(stop_workers.clone())));
         let wake = workers.as_ref().map(Workers::waker);
         let workers = workers.map(|w| tokio::spawn(w.run(stop_workers.clone())));
         let purge = tokio::spawn(purge_loop(store.clone()));
@@ -211,6 +233,9 @@ impl Application {
         stop_workers.cancel();
         if let Some(workers) = workers {
             let _ = workers.await;
+        }
+        if let Some(alerts) = alerts {
+            let _ = alerts.await;
         }
         purge.abort();
         result

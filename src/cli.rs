@@ -165,9 +165,11 @@ pub fn main() -> i32 {
 async fn run(command: Command) -> anyhow::Result<i32> {
     match command {
         Command::Serve { config, role } => {
-            let _log = crate::telemetry::init();
             let settings = config.load()?;
-            let app = Application::build(settings, role).await?;
+            let telemetry = crate::telemetry::init(&settings.telemetry)?;
+            let app = Application::build(settings, role)
+                .await?
+                .with_spans_dropped(telemetry.spans_dropped.clone());
             if let Some(port) = app.port() {
                 match app.ops_port() {
                     Some(ops_port) => tracing::info!(
@@ -180,7 +182,9 @@ async fn run(command: Command) -> anyhow::Result<i32> {
                 }
             }
             // SIGINT/SIGTERM: the receiver drains, then the workers stop.
-            app.run(crate::app::shutdown_on_signals()).await?;
+            let result = app.run(crate::app::shutdown_on_signals()).await;
+            telemetry.finish().await;
+            result?;
             Ok(0)
         }
         Command::CheckConfig(arg) => match config::load(&arg.config) {

@@ -8,9 +8,11 @@ use std::time::Duration;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use opentelemetry::trace::TraceContextExt;
 use tokio::sync::{mpsc, Notify, OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
+use tracing_opentelemetry::OpenTelemetrySpanExt;
 
 use super::destination::Destination;
 use super::gate::{Circuit, Gates, Pass};
@@ -22,6 +24,7 @@ use crate::store::delivery::{AttemptRecord, LeaseFrom, Leased, Next};
 use crate::store::handoff::{Handed, Ticket};
 use crate::store::retry::{with_retries, OUTCOME_SCHEDULE};
 use crate::store::{now_ms, Store};
+use crate::telemetry::TraceHeaders;
 
 /// Longest wait for more free slots before leasing for fewer.
 const LEASE_GATHER: Duration = Duration::from_millis(5);
@@ -245,11 +248,30 @@ impl Workers {
 
     /// One attempt at one delivery, in worker slot `slot`.
     async fn deliver(&self, d: Leased, pass: Pass, slot: OwnedSemaphorePermit) {
+        // Also the attempt's span in the trace (`webhook.deliver`).
         let span = tracing::info_span!(
-            "delivery",
+            "webhook.deliver",
             provider = %d.provider, tenant = %d.tenant, event_id = %d.event_id,
             handler = %d.handler, attempt = d.attempts + 1,
+            status = tracing::field::Empty, latency_ms = tracing::field::Empty,
+            outcome = tracing::field::Empty,
         );
+        let request = d.trace_parent.as_ref().and_then(|traceparent| {
+            TraceHeaders {
+                traceparent: traceparent.clone(),
+                tracestate: None,
+            }
+            .context()
+        });
+        if let Some(request) = request {
+            // Handed off by the request: part of its trace. Leased later
+            // (a retry, another node): a trace of its own, linked to it.
+            if d.handed {
+                let _ = span.set_parent(request);
+            } else {
+                span.add_link(request.span().span_context().clone());
+            }
+        }
         self.attempt(d, pass, slot).instrument(span).await
     }
 
@@ -276,7 +298,8 @@ impl Workers {
         // The one place the message is built; then the handler's
         // destination sends it.
         let outgoing = Outgoing::new(&d, handler, attempt, chrono::Utc::now().timestamp())
-            .signed(handler.signing_key.as_ref());
+            .signed(handler.signing_key.as_ref())
+            .traced(TraceHeaders::of(&tracing::Span::current()));
         let started = std::time::Instant::now();
         let sent = self.destinations[d.handler.as_str()].send(&outgoing).await;
         let latency = started.elapsed();
@@ -289,10 +312,23 @@ impl Workers {
         // outcome is written (a group-committed statement, under load the
         // longest part of an attempt).
         drop(pass);
-        self.metrics
+        let gauge = self
+            .metrics
             .circuit_open
-            .with_label_values(&[handler.name.as_str()])
-            .set(i64::from(circuit == Circuit::Open));
+            .with_label_values(&[handler.name.as_str()]);
+        let open = i64::from(circuit == Circuit::Open);
+        // Said when it changes: an open circuit pauses the handler's
+        // deliveries, which on-call must see in the log, not only a gauge.
+        match (gauge.get(), open) {
+            (0, 1) => tracing::warn!(
+                status = sent.status,
+                error = sent.error.as_deref(),
+                "circuit opened: this handler is not called until it cools down; its deliveries wait"
+            ),
+            (1, 0) => tracing::info!("circuit closed: deliveries to this handler resume"),
+            _ => {}
+        }
+        gauge.set(open);
         let age = Duration::from_millis((now_ms() - d.created_ms).max(0) as u64);
         let next = match sent.outcome {
             Verdict::Acknowledged => Next::Delivered,
@@ -317,6 +353,10 @@ impl Workers {
             Next::Dead => "dead",
             Next::RetryIn(_) => "retry",
         };
+        let span = tracing::Span::current();
+        span.record("status", sent.status);
+        span.record("latency_ms", latency.as_millis() as u64);
+        span.record("outcome", outcome);
         self.metrics
             .deliveries
             .with_label_values(&[handler.name.as_str(), outcome])

@@ -354,4 +354,31 @@ impl Store {
     pub async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
         self.bounded("depth", self.queue.depth_by_handler()).await
     }
+
+    /// See [`DeliveryQueue::oldest_pending`].
+    pub async fn oldest_pending(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        self.bounded("oldest_pending", self.queue.oldest_pending())
+            .await
+    }
+
+    /// See [`DeliveryQueue::alert_fire`].
+    pub async fn alert_fire(
+        &self,
+        rule: &str,
+        handler: &str,
+        now_ms: i64,
+        quiet_since_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.bounded(
+            "alert_state",
+            self.queue.alert_fire(rule, handler, now_ms, quiet_since_ms),
+        )
+        .await
+    }
+
+    /// See [`DeliveryQueue::alert_resolve`].
+    pub async fn alert_resolve(&self, rule: &str, handler: &str) -> Result<bool, StoreError> {
+        self.bounded("alert_state", self.queue.alert_resolve(rule, handler))
+            .await
+    }
 }

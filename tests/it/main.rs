@@ -9,6 +9,7 @@ mod common;
 
 mod ack_conflict;
 mod ack_dead;
+mod alerts;
 mod answers;
 mod api;
 mod attempt_order;
@@ -77,5 +78,6 @@ mod stored_handshake;
 mod tls;
 mod tls_flood;
 mod tls_reload;
+mod traces;
 mod vectors;
 mod verdict_log;

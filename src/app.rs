@@ -81,18 +81,18 @@ impl Application {
             crate::http::listen::bind(addr.as_str(), settings.server.backlog)
                 .map_err(|e| anyhow::anyhow!("cannot listen on {addr} (server.{key}): {e}"))
         };
-        let (listener, ops) = match role {
-            Role::Workers => (None, None),
-            _ => (
-                Some(bind(&settings.server.listen, "listen")?),
-                settings
-                    .server
-                    .ops_listen
-                    .as_ref()
-                    .map(|addr| bind(addr, "ops_listen"))
-                    .transpose()?,
-            ),
+        let listener = match role {
+            Role::Workers => None,
+            _ => Some(bind(&settings.server.listen, "listen")?),
         };
+        // A workers node serves `/metrics` (and `/admin`, `/console`) on
+        // `ops_listen` too, and no webhook.
+        let ops = settings
+            .server
+            .ops_listen
+            .as_ref()
+            .map(|addr| bind(addr, "ops_listen"))
+            .transpose()?;
         let mut app = Self::with_role(settings, store, listener, role);
         app.ops = ops;
         app._owner = owner;
@@ -132,7 +132,7 @@ impl Application {
     /// Serve the operators' routes on `ops` only (tests; `build` binds
     /// `server.ops_listen`).
     pub fn with_ops_listener(mut self, ops: TcpListener) -> Self {
-        self.ops = Some(ops).filter(|_| self.role != Role::Workers);
+        self.ops = Some(ops);
         self
     }
 
@@ -225,10 +225,17 @@ impl Application {
                 }
                 result
             }
-            None => {
-                shutdown.cancelled().await;
-                Ok(())
-            }
+            // A workers node with `server.ops_listen`: the operators'
+            // routes only (its /metrics holds the delivery and circuit
+            // series no receiver has). The same socket is both listeners,
+            // so every request on it is judged an operators' one.
+            None => match ops {
+                Some(ops) => serve(state, ops.try_clone()?, Some(ops), grace, &shutdown).await,
+                None => {
+                    shutdown.cancelled().await;
+                    Ok(())
+                }
+            },
         };
         stop_workers.cancel();
         if let Some(workers) = workers {

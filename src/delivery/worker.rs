@@ -8,11 +8,9 @@ use std::time::Duration;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use opentelemetry::trace::TraceContextExt;
 use tokio::sync::{mpsc, Notify, OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
-use tracing_opentelemetry::OpenTelemetrySpanExt;
 
 use super::destination::Destination;
 use super::gate::{Circuit, Gates, Pass};
@@ -256,22 +254,9 @@ impl Workers {
             status = tracing::field::Empty, latency_ms = tracing::field::Empty,
             outcome = tracing::field::Empty,
         );
-        let request = d.trace_parent.as_ref().and_then(|traceparent| {
-            TraceHeaders {
-                traceparent: traceparent.clone(),
-                tracestate: None,
-            }
-            .context()
-        });
-        if let Some(request) = request {
-            // Handed off by the request: part of its trace. Leased later
-            // (a retry, another node): a trace of its own, linked to it.
-            if d.handed {
-                let _ = span.set_parent(request);
-            } else {
-                span.add_link(request.span().span_context().clone());
-            }
-        }
+        // Handed off by the request: part of its trace. Leased later (a
+        // retry, another node): a trace of its own, linked to it.
+        crate::telemetry::follow(&span, d.trace_parent.as_deref(), d.handed);
         self.attempt(d, pass, slot).instrument(span).await
     }
 
@@ -312,23 +297,23 @@ impl Workers {
         // outcome is written (a group-committed statement, under load the
         // longest part of an attempt).
         drop(pass);
-        let gauge = self
-            .metrics
-            .circuit_open
-            .with_label_values(&[handler.name.as_str()]);
-        let open = i64::from(circuit == Circuit::Open);
+        let open = circuit == Circuit::Open;
+        let gauge = &self.metrics.circuit_open;
+        let gauge = gauge.with_label_values(&[handler.name.as_str()]);
         // Said when it changes: an open circuit pauses the handler's
         // deliveries, which on-call must see in the log, not only a gauge.
-        match (gauge.get(), open) {
-            (0, 1) => tracing::warn!(
-                status = sent.status,
-                error = sent.error.as_deref(),
-                "circuit opened: this handler is not called until it cools down; its deliveries wait"
-            ),
-            (1, 0) => tracing::info!("circuit closed: deliveries to this handler resume"),
-            _ => {}
+        if (gauge.get() == 1) != open {
+            let error = sent.error.as_deref();
+            match open {
+                true => tracing::warn!(
+                    status = sent.status,
+                    error,
+                    "circuit opened: deliveries to this handler wait"
+                ),
+                false => tracing::info!("circuit closed: deliveries to this handler resume"),
+            }
         }
-        gauge.set(open);
+        gauge.set(i64::from(open));
         let age = Duration::from_millis((now_ms() - d.created_ms).max(0) as u64);
         let next = match sent.outcome {
             Verdict::Acknowledged => Next::Delivered,

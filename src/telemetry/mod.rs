@@ -44,7 +44,7 @@ use tracing_subscriber::Layer;
 
 pub use self::bounded::MAX_VALUE_BYTES;
 use self::format::{BoundedJson, EscapedFields};
-pub use self::propagate::{inbound, TraceHeaders};
+pub use self::propagate::{follow, inbound, TraceHeaders};
 use crate::config::{LogFormat, TelemetrySettings};
 
 /// Lines the writer thread may have waiting before loggers wait for it.

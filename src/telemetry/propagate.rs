@@ -56,6 +56,27 @@ impl TraceHeaders {
     }
 }
 
+/// Make `span` follow the request whose `traceparent` it was recorded
+/// with: its child when `joined` (the attempt runs on the request's
+/// hand-off), else a trace of its own with a link to the request's span.
+pub fn follow(span: &tracing::Span, traceparent: Option<&str>, joined: bool) {
+    let Some(request) = traceparent.and_then(|t| {
+        TraceHeaders {
+            traceparent: t.to_owned(),
+            tracestate: None,
+        }
+        .context()
+    }) else {
+        return;
+    };
+    if joined {
+        // Only fails once the span was entered, and it was not yet.
+        let _ = span.set_parent(request);
+    } else {
+        span.add_link(request.span().span_context().clone());
+    }
+}
+
 /// The trace context a request's own headers carry, if well formed.
 pub fn inbound(headers: &HeaderMap) -> Option<Context> {
     valid(TraceContextPropagator::new().extract(&Headers(headers)))

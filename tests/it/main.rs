@@ -57,6 +57,7 @@ mod ingest;
 mod isolation;
 mod log_output;
 mod migrations;
+mod oncall_logs;
 mod oncall_metrics;
 mod operator_cli;
 mod operator_input;

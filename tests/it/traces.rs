@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::otlp::{self, Collector, Received};
 use crate::common::procs::{config, free_port, metric, post, serve_with, wait_ready};
-use crate::common::sink::Sink;
+use crate::common::sink::{Reply, Sink};
 use crate::common::{Backend, Webhook};
 
 const WITHIN: Duration = Duration::from_secs(20);
@@ -124,6 +124,100 @@ async fn a_request_and_its_delivery_are_one_trace_at_the_collector(backend: Back
         receive.span_id().as_str(),
         "{answered}"
     );
+}
+
+async fn a_retry_leased_later_links_to_the_request_that_recorded_it(backend: Backend) {
+    // The first attempt is refused with a retry a second later: the second
+    // attempt is leased from the store, where the request's trace context
+    // was kept with the delivery.
+    let collector = Collector::start();
+    let sink = Sink::start(vec![Reply::RetryAfter(503, 1)]);
+    let dir = tempfile::tempdir().unwrap();
+    let extra = telemetry(&collector.url, "");
+    let (config, _db, _keys) = config(backend, dir.path(), &sink, &extra).await;
+    let port = free_port();
+    let _proc = serve_with(&config, "all", port, &[]);
+    wait_ready(port).await;
+
+    let w = Webhook::new("stripe", "acme", "evt_retried", "charge.succeeded", "r");
+    let (status, body) = post(port, &w).await;
+    assert_eq!(status, 200, "{body}");
+    let got = sink.wait_for(2, WITHIN).await;
+    let spans = collector
+        .wait_until(WITHIN, |s| named(s, "webhook.deliver").len() >= 2)
+        .await;
+    let receive = receive_span(&collector, "evt_retried").await;
+    let retry = named(&spans, "webhook.deliver")
+        .into_iter()
+        .find(|s| s.attr("attempt").as_deref() == Some("2"))
+        .expect("the second attempt's span");
+    assert_eq!(retry.parent_id(), "", "a trace of its own");
+    assert!(
+        retry.span.links.iter().any(|l| {
+            hex::encode(&l.trace_id) == receive.trace_id()
+                && hex::encode(&l.span_id) == receive.span_id()
+        }),
+        "the retry links to the request's span: {:?}",
+        retry.span.links
+    );
+    // The handler's second request continues the retry's own span.
+    assert_eq!(
+        got[1].header("traceparent"),
+        Some(format!("00-{}-{}-01", retry.trace_id(), retry.span_id()).as_str())
+    );
+}
+
+async fn every_broker_message_carries_its_attempts_traceparent(backend: Backend) {
+    let name = crate::common::brokers::test_name();
+    let objects = crate::brokers::objects(&name).await;
+    let collector = Collector::start();
+    let sink = Sink::start(Vec::new());
+    let dir = tempfile::tempdir().unwrap();
+    let extra = format!(
+        "{}\n{}",
+        crate::brokers::broker_handlers(&name, ""),
+        telemetry(&collector.url, "")
+    );
+    let (config, _db, _keys) = config(backend, dir.path(), &sink, &extra).await;
+    let port = free_port();
+    let _proc = serve_with(&config, "all", port, &[]);
+    wait_ready(port).await;
+    let w = Webhook::new("stripe", "acme", "evt_brokered", "charge.succeeded", "m");
+    let (status, body) = post(port, &w).await;
+    assert_eq!(status, 200, "{body}");
+
+    let spans = collector
+        .wait_until(WITHIN, |s| named(s, "webhook.deliver").len() >= 5)
+        .await;
+    let expected = |handler: &str| {
+        let span = named(&spans, "webhook.deliver")
+            .into_iter()
+            .find(|s| s.attr("handler").as_deref() == Some(handler))
+            .unwrap_or_else(|| panic!("no span for {handler}"));
+        format!("00-{}-{}-01", span.trace_id(), span.span_id())
+    };
+    let nats = &objects.nats.wait_for(1, WITHIN).await[0];
+    assert_eq!(
+        crate::common::brokers::nats_header(nats, "traceparent"),
+        Some(expected("to_nats").as_str())
+    );
+    let rabbit = objects.rabbit.wait_for(1, WITHIN).await;
+    assert_eq!(
+        rabbit[0].header("traceparent"),
+        Some(expected("to_rabbitmq"))
+    );
+    let mqtt = objects.mqtt.wait_for(1, WITHIN).await;
+    assert_eq!(
+        mqtt[0].property("traceparent"),
+        Some(expected("to_mqtt").as_str())
+    );
+    let entries = crate::common::brokers::stream_entries(&format!("{name}:stripe"));
+    let field = entries[0]
+        .1
+        .iter()
+        .find(|(k, _)| k == "traceparent")
+        .map(|(_, v)| String::from_utf8_lossy(v).into_owned());
+    assert_eq!(field, Some(expected("to_redis")));
 }
 
 /// The receive span of the request whose event ID is `event_id`.
@@ -243,4 +337,6 @@ backend_tests!(
     a_request_and_its_delivery_are_one_trace_at_the_collector,
     an_inbound_traceparent_is_the_parent_only_when_trusted,
     a_dead_or_silent_collector_costs_no_request,
+    a_retry_leased_later_links_to_the_request_that_recorded_it,
+    every_broker_message_carries_its_attempts_traceparent,
 );

@@ -56,6 +56,65 @@ async fn one_backlog_episode_is_one_alert_and_one_resolve_across_two_nodes(backe
         receiver.received()[0].header("content-type"),
         Some("application/json")
     );
+
+    // A second episode within `every` of the alert: debounced, so neither
+    // an alert nor a resolve.
+    handler.always(Reply::RetryAfter(503, 2));
+    let again = Webhook::new("stripe", "acme", "evt_backlog_2", "charge.succeeded", "c");
+    assert_eq!(post(port, &again).await.0, 200);
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    handler.always(Reply::Status(200));
+    handler.wait_for(5, Duration::from_secs(10)).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(receiver.received().len(), 2, "{}", logs(&config));
 }
 
-backend_tests!(one_backlog_episode_is_one_alert_and_one_resolve_across_two_nodes);
+async fn dead_letters_alert_once_retried_then_resolve_when_none_are_added(backend: Backend) {
+    // Every delivery is refused for good (dead-lettered at once); the alert
+    // receiver fails the first POST, so the alert is retried.
+    let handler = Sink::start(Vec::new());
+    handler.always(Reply::Status(400));
+    let receiver = Sink::start(vec![Reply::Status(500)]);
+    let dir = tempfile::tempdir().unwrap();
+    let extra = format!(
+        "[delivery]\npoll_interval = \"50ms\"\n\n[alerts]\nurl = \"{}\"\ndead_letters = 1\nevery = \"3s\"\ncheck_interval = \"100ms\"\n",
+        receiver.url
+    );
+    let (config, _db, _keys) = config(backend, dir.path(), &handler, &extra).await;
+    let port = free_port();
+    let _node = serve(&config, "all", port);
+    wait_ready(port).await;
+
+    let w = Webhook::new("stripe", "acme", "evt_dead_alert", "charge.succeeded", "d");
+    assert_eq!(post(port, &w).await.0, 200);
+    // The refused POST, its retry, then the resolve once `every` passed
+    // with no dead letter added.
+    let got = receiver.wait_for(3, Duration::from_secs(30)).await;
+    let bodies: Vec<serde_json::Value> = got
+        .iter()
+        .map(|r| serde_json::from_slice(&r.body).unwrap())
+        .collect();
+    assert_eq!(bodies[0], bodies[1], "the retry sends the same alert");
+    assert_eq!(bodies[0]["rule"], "dead_letters");
+    assert_eq!(bodies[0]["state"], "firing");
+    assert_eq!(bodies[0]["value"], 1);
+    assert_eq!(bodies[0]["threshold"], 1);
+    assert!(
+        got[1].at.duration_since(got[0].at) >= Duration::from_millis(900),
+        "retried after a backoff"
+    );
+    assert_eq!(bodies[2]["state"], "resolved", "{}", bodies[2]);
+    assert_eq!(
+        crate::common::procs::metric(
+            port,
+            "hookline_alerts_total{outcome=\"sent\",rule=\"dead_letters\",state=\"firing\"}"
+        )
+        .await,
+        1.0
+    );
+}
+
+backend_tests!(
+    one_backlog_episode_is_one_alert_and_one_resolve_across_two_nodes,
+    dead_letters_alert_once_retried_then_resolve_when_none_are_added,
+);

@@ -180,7 +180,7 @@ impl Workers {
                     }
                 }
                 Err(e) => {
-                    tracing::warn!(error = %e.chain(), "could not lease deliveries");
+                    tracing::warn!(error = %e.chain(), store = self.store.failed(&e), "could not lease deliveries");
                     tokio::select! {
                         _ = shutdown.cancelled() => break,
                         _ = tokio::time::sleep(self.settings.poll_interval) => {}

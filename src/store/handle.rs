@@ -27,6 +27,8 @@ pub struct Store {
     ingest: Arc<dyn IngestStore>,
     queue: Arc<dyn DeliveryQueue>,
     timeout: Duration,
+    /// What a log line calls the SQL database (`SQLite`, `PostgreSQL`).
+    database: &'static str,
 }
 
 impl fmt::Debug for Store {
@@ -51,6 +53,23 @@ impl Store {
             ingest,
             queue,
             timeout,
+            database: "the database",
+        }
+    }
+
+    /// The handle, its SQL database called `name` in log lines.
+    pub fn with_database(mut self, name: &'static str) -> Self {
+        self.database = name;
+        self
+    }
+
+    /// Which store `e` came from, for its log line: Redis, the SQL
+    /// database, or (a timeout over a step that uses both) either.
+    pub fn failed(&self, e: &StoreError) -> &'static str {
+        match e {
+            _ if e.from_redis() => "Redis",
+            StoreError::Timeout { .. } if self.database == "PostgreSQL" => "Redis or PostgreSQL",
+            _ => self.database,
         }
     }
 

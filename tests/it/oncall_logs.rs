@@ -105,3 +105,42 @@ async fn a_split_node_logs_its_circuit_and_serves_its_own_metrics(backend: Backe
 }
 
 backend_tests!(a_split_node_logs_its_circuit_and_serves_its_own_metrics);
+
+/// A store failure's log line says which store failed: here Redis, down
+/// while PostgreSQL answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_failure_names_the_store_that_failed() {
+    let sink = Sink::start(Vec::new());
+    let dir = tempfile::tempdir().unwrap();
+    let (config, _db, _keys) = config(Backend::Redis, dir.path(), &sink, "").await;
+    let down = format!("redis://127.0.0.1:{}/0", free_port());
+    let port = free_port();
+    let _node = serve_with(
+        &config,
+        "all",
+        port,
+        &[("HOOKLINE__STORE__REDIS_URL", down.as_str())],
+    );
+    // Not ready (Redis is down), but up.
+    let client = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while client
+        .get(format!("http://127.0.0.1:{port}/healthz"))
+        .send()
+        .await
+        .is_err()
+    {
+        assert!(Instant::now() < deadline, "never up");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let w = Webhook::new("stripe", "acme", "evt_no_redis", "customer.created", "s");
+    let (status, body) = post(port, &w).await;
+    assert_eq!(status, 503, "{body}");
+    let log = log_with(dir.path(), "all", "store failure").await;
+    let line = log
+        .lines()
+        .find(|l| l.contains("store failure"))
+        .unwrap_or_else(|| panic!("no store failure line:\n{log}"));
+    assert!(line.contains("store=\"Redis\""), "{line}");
+    assert!(line.contains("event_id=\"evt_no_redis\""), "{line}");
+}

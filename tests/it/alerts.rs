@@ -114,7 +114,39 @@ async fn dead_letters_alert_once_retried_then_resolve_when_none_are_added(backen
     );
 }
 
+async fn a_circuit_open_too_long_alerts_and_resolves_when_it_closes(backend: Backend) {
+    let handler = Sink::start(Vec::new());
+    handler.always(Reply::Status(503));
+    let receiver = Sink::start(Vec::new());
+    let dir = tempfile::tempdir().unwrap();
+    let extra = format!(
+        "[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"20ms\"\nbackoff_max = \"40ms\"\ncircuit_cooldown = \"300ms\"\n\n[alerts]\nurl = \"{}\"\ncircuit_open = \"500ms\"\ncheck_interval = \"100ms\"\n",
+        receiver.url
+    );
+    let (config, _db, _keys) = config(backend, dir.path(), &handler, &extra).await;
+    let port = free_port();
+    let _node = serve(&config, "all", port);
+    wait_ready(port).await;
+    let w = Webhook::new("stripe", "acme", "evt_circuit", "charge.succeeded", "c");
+    assert_eq!(post(port, &w).await.0, 200);
+
+    let firing = receiver.wait_for(1, Duration::from_secs(20)).await;
+    let firing: serde_json::Value = serde_json::from_slice(&firing[0].body).unwrap();
+    assert_eq!(firing["rule"], "circuit_open", "{firing}");
+    assert_eq!(firing["state"], "firing");
+    assert_eq!(firing["handler"], "billing");
+    // The handler recovers: the next probe closes the circuit.
+    handler.always(Reply::Status(200));
+    let got = receiver.wait_for(2, Duration::from_secs(20)).await;
+    let resolved: serde_json::Value = serde_json::from_slice(&got[1].body).unwrap();
+    assert_eq!(resolved["rule"], "circuit_open", "{resolved}");
+    assert_eq!(resolved["state"], "resolved");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(receiver.received().len(), 2, "{}", logs(&config));
+}
+
 backend_tests!(
+    a_circuit_open_too_long_alerts_and_resolves_when_it_closes,
     one_backlog_episode_is_one_alert_and_one_resolve_across_two_nodes,
     dead_letters_alert_once_retried_then_resolve_when_none_are_added,
 );

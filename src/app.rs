@@ -62,6 +62,8 @@ pub struct Application {
     /// The embedded store's file, owned by this process for the parts it
     /// runs; released when the process ends.
     _owner: Option<EmbeddedOwner>,
+    /// The span exporter's count of dropped spans, for `/metrics`.
+    spans_dropped: Option<prometheus::IntCounter>,
 }
 
 impl Application {
@@ -79,18 +81,18 @@ impl Application {
             crate::http::listen::bind(addr.as_str(), settings.server.backlog)
                 .map_err(|e| anyhow::anyhow!("cannot listen on {addr} (server.{key}): {e}"))
         };
-        let (listener, ops) = match role {
-            Role::Workers => (None, None),
-            _ => (
-                Some(bind(&settings.server.listen, "listen")?),
-                settings
-                    .server
-                    .ops_listen
-                    .as_ref()
-                    .map(|addr| bind(addr, "ops_listen"))
-                    .transpose()?,
-            ),
+        let listener = match role {
+            Role::Workers => None,
+            _ => Some(bind(&settings.server.listen, "listen")?),
         };
+        // A workers node serves `/metrics` (and `/admin`, `/console`) on
+        // `ops_listen` too, and no webhook.
+        let ops = settings
+            .server
+            .ops_listen
+            .as_ref()
+            .map(|addr| bind(addr, "ops_listen"))
+            .transpose()?;
         let mut app = Self::with_role(settings, store, listener, role);
         app.ops = ops;
         app._owner = owner;
@@ -117,13 +119,20 @@ impl Application {
             ops: None,
             role,
             _owner: None,
+            spans_dropped: None,
         }
+    }
+
+    /// Export the span exporter's count of dropped spans in `/metrics`.
+    pub fn with_spans_dropped(mut self, counter: prometheus::IntCounter) -> Self {
+        self.spans_dropped = Some(counter);
+        self
     }
 
     /// Serve the operators' routes on `ops` only (tests; `build` binds
     /// `server.ops_listen`).
     pub fn with_ops_listener(mut self, ops: TcpListener) -> Self {
-        self.ops = Some(ops).filter(|_| self.role != Role::Workers);
+        self.ops = Some(ops);
         self
     }
 
@@ -156,8 +165,13 @@ impl Application {
             ops,
             role,
             _owner,
+            spans_dropped,
         } = self;
-        let metrics = Arc::new(Metrics::new());
+        let mut metrics = Metrics::new();
+        if let Some(counter) = spans_dropped {
+            metrics.adopt(counter);
+        }
+        let metrics = Arc::new(metrics);
         let fetcher = Fetcher::new(&settings.tls).map_err(std::io::Error::other)?;
         // The workers' own token: cancelled once the receiver has drained.
         let stop_workers = CancellationToken::new();
@@ -174,6 +188,14 @@ impl Application {
                 .map_err(std::io::Error::other)?,
             ),
         };
+        let alerts = crate::alerts::Alerts::new(
+            &settings,
+            store.clone(),
+            metrics.clone(),
+            workers.is_some(),
+        )
+        .map_err(std::io::Error::other)?
+        .map(|a| tokio::spawn(a.run(stop_workers.clone())));
         let wake = workers.as_ref().map(Workers::waker);
         let workers = workers.map(|w| tokio::spawn(w.run(stop_workers.clone())));
         let purge = tokio::spawn(purge_loop(store.clone()));
@@ -203,14 +225,24 @@ impl Application {
                 }
                 result
             }
-            None => {
-                shutdown.cancelled().await;
-                Ok(())
-            }
+            // A workers node with `server.ops_listen`: the operators'
+            // routes only (its /metrics holds the delivery and circuit
+            // series no receiver has). The same socket is both listeners,
+            // so every request on it is judged an operators' one.
+            None => match ops {
+                Some(ops) => serve(state, ops.try_clone()?, Some(ops), grace, &shutdown).await,
+                None => {
+                    shutdown.cancelled().await;
+                    Ok(())
+                }
+            },
         };
         stop_workers.cancel();
         if let Some(workers) = workers {
             let _ = workers.await;
+        }
+        if let Some(alerts) = alerts {
+            let _ = alerts.await;
         }
         purge.abort();
         result

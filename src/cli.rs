@@ -165,22 +165,17 @@ pub fn main() -> i32 {
 async fn run(command: Command) -> anyhow::Result<i32> {
     match command {
         Command::Serve { config, role } => {
-            let _log = crate::telemetry::init();
             let settings = config.load()?;
-            let app = Application::build(settings, role).await?;
-            if let Some(port) = app.port() {
-                match app.ops_port() {
-                    Some(ops_port) => tracing::info!(
-                        port,
-                        ops_port,
-                        ?role,
-                        "hookline is listening (webhooks on port, /metrics, /admin and /console on ops_port)"
-                    ),
-                    None => tracing::info!(port, ?role, "hookline is listening"),
-                }
-            }
+            let telemetry = crate::telemetry::init(&settings.telemetry)?;
+            let started = Started::of(&settings);
+            let app = Application::build(settings, role)
+                .await?
+                .with_spans_dropped(telemetry.spans_dropped.clone());
+            started.log(&app, role);
             // SIGINT/SIGTERM: the receiver drains, then the workers stop.
-            app.run(crate::app::shutdown_on_signals()).await?;
+            let result = app.run(crate::app::shutdown_on_signals()).await;
+            telemetry.finish().await;
+            result?;
             Ok(0)
         }
         Command::CheckConfig(arg) => match config::load(&arg.config) {
@@ -332,4 +327,58 @@ fn definitions(dir: Option<PathBuf>) -> anyhow::Result<Definitions> {
                 .join("\n")
         )
     })
+}
+
+/// What the start-up line says about a `serve` process, taken from its
+/// settings before they move into the application.
+struct Started {
+    config: String,
+    store: &'static str,
+    tls: &'static str,
+    traces: bool,
+    alerts: bool,
+}
+
+impl Started {
+    fn of(settings: &crate::config::Settings) -> Started {
+        use crate::config::StoreSettings;
+        Started {
+            config: settings.source.clone(),
+            store: match &settings.store {
+                StoreSettings::Embedded(_) => "embedded",
+                StoreSettings::Redis(r) if !r.redis_cluster.is_empty() => "redis-cluster+postgres",
+                StoreSettings::Redis(_) => "redis+postgres",
+            },
+            tls: if settings.server.tls.is_some() {
+                "https"
+            } else {
+                "http"
+            },
+            traces: settings.telemetry.otlp_endpoint.is_some(),
+            alerts: settings.alerts.is_some(),
+        }
+    }
+
+    /// One line saying what runs, where, from which file: the first thing
+    /// an operator looks for in a log.
+    fn log(&self, app: &Application, role: Role) {
+        tracing::info!(
+            version = env!("CARGO_PKG_VERSION"),
+            config = %self.config,
+            store = self.store,
+            ?role,
+            port = app.port(),
+            ops_port = app.ops_port(),
+            tls = self.tls,
+            traces = self.traces,
+            alerts = self.alerts,
+            "hookline is listening ({})",
+            match (app.port(), app.ops_port()) {
+                (Some(_), Some(_)) => "webhooks on port; /metrics, /admin and /console on ops_port",
+                (Some(_), None) => "webhooks, /metrics, /admin and /console on port",
+                (None, Some(_)) => "delivery workers; /metrics, /admin and /console on ops_port",
+                (None, None) => "delivery workers; no listener",
+            }
+        );
+    }
 }

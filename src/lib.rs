@@ -8,6 +8,7 @@
 #[macro_use]
 mod failpoint;
 
+pub mod alerts;
 pub mod app;
 pub mod capture;
 pub mod cli;

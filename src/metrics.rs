@@ -67,6 +67,9 @@ pub struct Metrics {
     /// Verdict log entries dropped: its queue was full, or a batch could
     /// not be written (the log is an operator aid; nothing else is lost).
     pub verdict_log_dropped: prometheus::IntCounter,
+    /// Alerts POSTed to `alerts.url`: rule, state (`firing`, `resolved`)
+    /// and outcome (`sent`, or `failed` once every retry failed).
+    pub alerts: IntCounterVec,
     /// The last hour of requests and delivery attempts per minute, for the
     /// console's overview (counted with `requests` and `deliveries`).
     pub recent: crate::console::Recent,
@@ -179,6 +182,11 @@ impl Metrics {
         )
         .expect("valid metric");
         register(Box::new(circuit_open.clone()));
+        let alerts = counter(
+            "alerts_total",
+            "Alerts sent to alerts.url, by rule, state (firing, resolved) and outcome (sent, failed)",
+            &["rule", "state", "outcome"],
+        );
         let verdict_log_dropped = prometheus::IntCounter::new(
             "verdict_log_dropped_total",
             "Verdict log entries dropped (queue full, or a batch not written)",
@@ -186,6 +194,7 @@ impl Metrics {
         .expect("valid metric");
         register(Box::new(verdict_log_dropped.clone()));
         Metrics {
+            alerts,
             families: families.into_inner(),
             verdict_log_dropped,
             circuit_open,
@@ -208,6 +217,21 @@ impl Metrics {
             dead,
             recent: crate::console::Recent::new(),
         }
+    }
+
+    /// Export `counter` too: one made before the metrics (the span
+    /// exporter's).
+    pub fn adopt(&mut self, counter: prometheus::IntCounter) {
+        use prometheus::core::Collector as _;
+        self.families.extend(
+            counter
+                .desc()
+                .iter()
+                .map(|d| format!("{PREFIX}_{}", d.fq_name)),
+        );
+        self.registry
+            .register(Box::new(counter))
+            .expect("registered once");
     }
 
     /// The full name of every family this node exports (`hookline_...`).

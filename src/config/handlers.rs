@@ -327,7 +327,12 @@ const HOP_BY_HOP: &[&str] = &[
 ];
 
 /// Headers hookline sets on every delivery itself.
-const OWN: &[&str] = &["idempotency-key", "content-type"];
+const OWN: &[&str] = &[
+    "idempotency-key",
+    "content-type",
+    "traceparent",
+    "tracestate",
+];
 const OWN_PREFIXES: &[&str] = &["webhook-", "x-hookline-"];
 
 impl<'de> Deserialize<'de> for ForwardHeader {
@@ -344,7 +349,7 @@ impl<'de> Deserialize<'de> for ForwardHeader {
         }
         if OWN.contains(&n) || OWN_PREFIXES.iter().any(|p| n.starts_with(p)) {
             return Err(D::Error::custom(
-                "hookline sets this header itself (webhook-*, Idempotency-Key, X-Hookline-*, Content-Type)",
+                "hookline sets this header itself (webhook-*, Idempotency-Key, X-Hookline-*, Content-Type, traceparent, tracestate)",
             ));
         }
         Ok(ForwardHeader(name))

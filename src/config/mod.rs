@@ -10,6 +10,7 @@
 //! never puts a secret into an error or `Debug` output.
 
 mod admin;
+mod alerts;
 mod capture;
 mod declared;
 mod dedup;
@@ -30,6 +31,7 @@ mod published;
 mod rules;
 mod server;
 mod store;
+mod telemetry;
 mod tls;
 
 use std::collections::BTreeMap;
@@ -39,6 +41,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 pub use admin::AdminSettings;
+pub use alerts::AlertSettings;
 pub use capture::CaptureSettings;
 pub use dedup::DedupSettings;
 pub use delivery::DeliverySettings;
@@ -53,6 +56,7 @@ pub use placeholders::{Placeholders, Syntax, Values};
 pub use providers::{AckMode, Provider, Rate, RateLimit, Tenant};
 pub use server::{ListenAddr, PublicUrl, ServerSettings, TrustedProxy};
 pub use store::{EmbeddedStoreSettings, RedisStoreSettings, StoreSettings};
+pub use telemetry::{LogFormat, TelemetrySettings};
 pub use tls::{CertifiedPair, TlsFiles, TlsSettings};
 
 use crate::provider::Definitions;
@@ -98,6 +102,12 @@ pub struct Settings {
     /// `[tls]`: outbound TLS.
     #[serde(default)]
     pub tls: TlsSettings,
+    /// `[telemetry]`: traces and the log format.
+    #[serde(default)]
+    pub telemetry: TelemetrySettings,
+    /// `[alerts]`; absent, no alert is sent.
+    #[serde(default)]
+    pub alerts: Option<AlertSettings>,
     /// The built-in provider definitions and those of `providers_dir`.
     /// Derived.
     #[serde(skip)]
@@ -139,6 +149,8 @@ impl Settings {
         handlers::forwarded_per_provider(&mut self.providers, &self.handlers);
         issues.extend(self.admin.check());
         issues.extend(self.tls.check());
+        issues.extend(self.telemetry.check());
+        issues.extend(self.alerts.iter().flat_map(AlertSettings::check));
         if let StoreSettings::Redis(store) = &mut self.store {
             store.ca_file = self.tls.ca_file.clone();
         }

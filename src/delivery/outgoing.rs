@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 use crate::config::Handler;
 use crate::provider::{standard_webhooks_signature, Key};
 use crate::store::delivery::Leased;
+use crate::telemetry::TraceHeaders;
 
 /// What the body's content type is when the provider sent none.
 pub const DEFAULT_CONTENT_TYPE: &str = "application/octet-stream";
@@ -38,6 +39,9 @@ pub struct Outgoing {
     /// `webhook-signature` (Standard Webhooks, with the handler's
     /// `signing_secret`) over `webhook_id`, `timestamp` and `body`.
     pub signature: Option<String>,
+    /// This attempt's own span as W3C `traceparent` and `tracestate`, so
+    /// the handler's trace continues hookline's.
+    pub trace: Option<TraceHeaders>,
 }
 
 impl Outgoing {
@@ -71,7 +75,14 @@ impl Outgoing {
                 .cloned()
                 .collect(),
             signature: None,
+            trace: None,
         }
+    }
+
+    /// The message, sent within the span `trace` names.
+    pub fn traced(mut self, trace: Option<TraceHeaders>) -> Outgoing {
+        self.trace = trace;
+        self
     }
 
     /// The message signed with `key` (a handler's decoded

@@ -22,6 +22,7 @@ use crate::store::delivery::{AttemptRecord, LeaseFrom, Leased, Next};
 use crate::store::handoff::{Handed, Ticket};
 use crate::store::retry::{with_retries, OUTCOME_SCHEDULE};
 use crate::store::{now_ms, Store};
+use crate::telemetry::TraceHeaders;
 
 /// Longest wait for more free slots before leasing for fewer.
 const LEASE_GATHER: Duration = Duration::from_millis(5);
@@ -179,7 +180,7 @@ impl Workers {
                     }
                 }
                 Err(e) => {
-                    tracing::warn!(error = %e.chain(), "could not lease deliveries");
+                    tracing::warn!(error = %e.chain(), store = self.store.failed(&e), "could not lease deliveries");
                     tokio::select! {
                         _ = shutdown.cancelled() => break,
                         _ = tokio::time::sleep(self.settings.poll_interval) => {}
@@ -245,11 +246,17 @@ impl Workers {
 
     /// One attempt at one delivery, in worker slot `slot`.
     async fn deliver(&self, d: Leased, pass: Pass, slot: OwnedSemaphorePermit) {
+        // Also the attempt's span in the trace (`webhook.deliver`).
         let span = tracing::info_span!(
-            "delivery",
+            "webhook.deliver",
             provider = %d.provider, tenant = %d.tenant, event_id = %d.event_id,
             handler = %d.handler, attempt = d.attempts + 1,
+            status = tracing::field::Empty, latency_ms = tracing::field::Empty,
+            outcome = tracing::field::Empty,
         );
+        // Handed off by the request: part of its trace. Leased later (a
+        // retry, another node): a trace of its own, linked to it.
+        crate::telemetry::follow(&span, d.trace_parent.as_deref(), d.handed);
         self.attempt(d, pass, slot).instrument(span).await
     }
 
@@ -276,7 +283,8 @@ impl Workers {
         // The one place the message is built; then the handler's
         // destination sends it.
         let outgoing = Outgoing::new(&d, handler, attempt, chrono::Utc::now().timestamp())
-            .signed(handler.signing_key.as_ref());
+            .signed(handler.signing_key.as_ref())
+            .traced(TraceHeaders::of(&tracing::Span::current()));
         let started = std::time::Instant::now();
         let sent = self.destinations[d.handler.as_str()].send(&outgoing).await;
         let latency = started.elapsed();
@@ -289,10 +297,23 @@ impl Workers {
         // outcome is written (a group-committed statement, under load the
         // longest part of an attempt).
         drop(pass);
-        self.metrics
-            .circuit_open
-            .with_label_values(&[handler.name.as_str()])
-            .set(i64::from(circuit == Circuit::Open));
+        let open = circuit == Circuit::Open;
+        let gauge = &self.metrics.circuit_open;
+        let gauge = gauge.with_label_values(&[handler.name.as_str()]);
+        // Said when it changes: an open circuit pauses the handler's
+        // deliveries, which on-call must see in the log, not only a gauge.
+        if (gauge.get() == 1) != open {
+            let error = sent.error.as_deref();
+            match open {
+                true => tracing::warn!(
+                    status = sent.status,
+                    error,
+                    "circuit opened: deliveries to this handler wait"
+                ),
+                false => tracing::info!("circuit closed: deliveries to this handler resume"),
+            }
+        }
+        gauge.set(i64::from(open));
         let age = Duration::from_millis((now_ms() - d.created_ms).max(0) as u64);
         let next = match sent.outcome {
             Verdict::Acknowledged => Next::Delivered,
@@ -317,6 +338,10 @@ impl Workers {
             Next::Dead => "dead",
             Next::RetryIn(_) => "retry",
         };
+        let span = tracing::Span::current();
+        span.record("status", sent.status);
+        span.record("latency_ms", latency.as_millis() as u64);
+        span.record("outcome", outcome);
         self.metrics
             .deliveries
             .with_label_values(&[handler.name.as_str(), outcome])

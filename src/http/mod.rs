@@ -125,7 +125,8 @@ impl AppState {
     /// they are the caller's, not the store's.
     pub(crate) fn store_failed(&self, e: &StoreError) {
         self.metrics.store_errors.with_label_values(&[e.op()]).inc();
-        tracing::error!(op = e.op(), error = %e.chain(), "store failure");
+        let store = self.store.failed(e);
+        tracing::error!(op = e.op(), store, error = %e.chain(), "store failure");
     }
 
     /// Requeue the deliveries `filter` names (re-delivery, dead-letter

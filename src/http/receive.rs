@@ -11,6 +11,7 @@ use super::problem::ApiError;
 use super::AppState;
 use crate::ingest::{BatchOutcome, Decided, Refusal, ReleaseError, Status};
 use crate::provider::VerifiedWebhook;
+use crate::telemetry::TraceHeaders;
 
 /// What a verified request became.
 pub(super) enum Received {
@@ -103,6 +104,12 @@ pub(super) async fn one(
     state: &AppState,
     ev: VerifiedWebhook,
 ) -> Result<Received, ApiError> {
+    // Known now, whatever the answer: its log line and span name them.
+    let span = tracing::Span::current();
+    span.record("event_id", ev.event_id().as_str());
+    span.record("event_type", ev.event_type().as_str());
+    span.record("body_bytes", ev.body().len());
+    let ev = ev.with_trace_parent(TraceHeaders::of(&span).map(|h| h.traceparent));
     let body = ev.body().clone();
     let capture = state.capture.as_ref().map(|_| ev.clone());
     let result = state.ingest.event(ev).await;
@@ -124,6 +131,14 @@ pub(super) async fn batch(
     body: &[u8],
     events: Vec<VerifiedWebhook>,
 ) -> Result<Received, ApiError> {
+    let span = tracing::Span::current();
+    span.record("event_id", format!("batch of {}", events.len()));
+    span.record("body_bytes", body.len());
+    let traceparent = TraceHeaders::of(&span).map(|h| h.traceparent);
+    let events: Vec<_> = events
+        .into_iter()
+        .map(|ev| ev.with_trace_parent(traceparent.clone()))
+        .collect();
     let first = state.capture.as_ref().and_then(|_| events.first().cloned());
     let outcome = state.ingest.batch(events).await;
     if let (Some(capture), Some(first)) = (&state.capture, first) {

@@ -24,6 +24,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use bytes::Bytes;
 use secrecy::ExposeSecret;
 use tracing::Instrument;
+use tracing_opentelemetry::OpenTelemetrySpanExt;
 
 use super::body::{self, Body};
 use super::content_encoding::{self, Decoded};
@@ -55,14 +56,26 @@ pub(super) async fn handle(
     // The path's provider and tenant are the request's: recorded as
     // strings, which the text log quotes, so that a space in one cannot
     // pass for another field of the line.
+    // Also the trace's root span (`webhook.receive`): its fields are the
+    // span's attributes.
     let span = tracing::info_span!(
-        "webhook",
+        "webhook.receive",
         provider,
         tenant,
         method = %req.method(),
+        client = %super::peer::Peer::of(&req, &state.settings.server),
         event_id = tracing::field::Empty,
+        event_type = tracing::field::Empty,
+        body_bytes = tracing::field::Empty,
         outcome = tracing::field::Empty,
+        status = tracing::field::Empty,
     );
+    if state.settings.telemetry.trust_inbound_trace {
+        if let Some(parent) = crate::telemetry::inbound(req.headers()) {
+            // Only fails once the span was entered, and it was not yet.
+            let _ = span.set_parent(parent);
+        }
+    }
     let result = serve(&req, &mut payload, &state, provider, tenant)
         .instrument(span.clone())
         .await;
@@ -76,13 +89,14 @@ pub(super) async fn handle(
     };
     span.record("outcome", outcome);
     span.in_scope(|| count(&state, &result, provider, tenant, outcome));
-    span.in_scope(|| tracing::info!("answered"));
     let res = result
         .and_then(|answer| match answer {
             Answer::Event(a) => Ok(a.response()),
             Answer::Handshake(answer) => handshake::respond(answer),
         })
         .unwrap_or_else(HttpResponse::from_error);
+    span.record("status", res.status().as_u16());
+    span.in_scope(|| tracing::info!("answered"));
     body::hold_until_sent(res, payload)
 }
 
@@ -235,7 +249,8 @@ async fn serve(
         stored_key: stored_key.as_ref(),
         certificates: &certificates,
     };
-    let verdict = verify_request(provider, tenant, &untrusted, &tenant_state);
+    let verdict = tracing::info_span!("webhook.verify")
+        .in_scope(|| verify_request(provider, tenant, &untrusted, &tenant_state));
     let count_handshake = |outcome: &str| {
         if let Some(h) = &provider.def.handshake {
             state

@@ -14,6 +14,8 @@
 //! 4. a conflict is **quarantined** (kept, never applied); a suspected
 //!    replay is **held** (kept, never dropped).
 
+use tracing::Instrument;
+
 use super::acks::wait_for_acks;
 use super::outcome::{Decided, Refusal, Status};
 use super::Ingest;
@@ -37,19 +39,20 @@ impl Ingest {
         // A non-critical event no handler wants: its dedup record is all
         // there is to write, and the store may claim and complete it in one
         // step.
-        let fast = if handlers.is_empty() && !ev.is_critical() {
-            store.claim_recorded(&ev, provider.window).await?
-        } else {
-            None
-        };
-        let claim = match fast {
-            Some(claim) => claim,
-            None => {
-                store
-                    .claim(&ev, self.settings.dedup.in_progress_ttl)
-                    .await?
+        let claimed = async {
+            let fast = if handlers.is_empty() && !ev.is_critical() {
+                store.claim_recorded(&ev, provider.window).await?
+            } else {
+                None
+            };
+            match fast {
+                Some(claim) => Ok::<_, crate::store::StoreError>(claim),
+                None => store.claim(&ev, self.settings.dedup.in_progress_ttl).await,
             }
         };
+        let claim = claimed
+            .instrument(tracing::info_span!("dedup.claim"))
+            .await?;
         self.count_claim(&ev, claim);
         let owner = match claim {
             ClaimOutcome::Owned(owner) => owner,
@@ -80,7 +83,11 @@ impl Ingest {
             }
         }
         delay_point!("before_commit");
-        match store.commit(&ev, &owner, provider.window, &handlers).await {
+        let committed = store
+            .commit(&ev, &owner, provider.window, &handlers)
+            .instrument(tracing::info_span!("store.commit"))
+            .await;
+        match committed {
             Ok(CommitOutcome::Accepted) => {
                 // The store handed the deliveries to this process's workers,
                 // or woke their lease loop for them (`store/handoff.rs`).

@@ -111,6 +111,7 @@ pub fn verify_request(
             content_type: content_type.clone(),
             forwarded: forwarded.clone(),
             replay_guard: provider.guards_body(),
+            trace_parent: None,
         })
     };
     match &provider.batch {

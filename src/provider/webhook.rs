@@ -30,6 +30,10 @@ pub struct VerifiedWebhook {
     /// Whether its body is a second dedup key (`replay_guard = "body"`);
     /// off for a held event an operator released.
     pub(super) replay_guard: bool,
+    /// The W3C `traceparent` of the request's span, once the receiver
+    /// set it: a delivery handed off to this process's workers joins that
+    /// trace, and one leased later links to it.
+    pub(super) trace_parent: Option<String>,
 }
 
 impl VerifiedWebhook {
@@ -93,8 +97,21 @@ impl VerifiedWebhook {
             content_type: held.content_type.clone(),
             forwarded,
             replay_guard: false,
+            trace_parent: None,
             provider,
         })
+    }
+
+    /// The request's trace context (a W3C `traceparent`), kept with the
+    /// event's deliveries.
+    pub fn trace_parent(&self) -> Option<&str> {
+        self.trace_parent.as_deref()
+    }
+
+    /// The event, part of the trace `traceparent` names.
+    pub fn with_trace_parent(mut self, traceparent: Option<String>) -> Self {
+        self.trace_parent = traceparent;
+        self
     }
     /// Whether the provider's `critical` globs select this event type.
     pub fn is_critical(&self) -> bool {

@@ -50,6 +50,12 @@ pub struct Leased {
     /// The provider's headers kept for the handlers that forward them
     /// (each attempt sends only its own handler's `forward_headers`).
     pub forward_headers: Vec<(String, String)>,
+    /// The W3C `traceparent` of the request that recorded it, when there
+    /// was one.
+    pub trace_parent: Option<String>,
+    /// Whether it was handed to the workers by the request that recorded
+    /// it (its attempt continues that request's trace) rather than leased.
+    pub handed: bool,
 }
 
 /// Whose due deliveries a lease may take.
@@ -179,7 +185,7 @@ pub(crate) const DELIVERY_COLUMNS: &str =
 /// Columns a lease returns.
 pub(crate) const LEASED_COLUMNS: &str =
     "id, provider, tenant, event_id, handler, event_type, content_type, body, attempts, created_ms,
-     forward_headers";
+     forward_headers, trace_parent";
 
 /// A `delivery` row as listed. Integer columns are read as `i32`, which
 /// both PostgreSQL's INTEGER and SQLite's 64-bit integers decode to.
@@ -238,6 +244,7 @@ pub(crate) struct LeasedRow {
     attempts: i32,
     created_ms: i64,
     forward_headers: Option<String>,
+    trace_parent: Option<String>,
 }
 
 impl From<LeasedRow> for Leased {
@@ -258,6 +265,8 @@ impl From<LeasedRow> for Leased {
                 .forward_headers
                 .and_then(|j| serde_json::from_str(&j).ok())
                 .unwrap_or_default(),
+            trace_parent: r.trace_parent,
+            handed: false,
         }
     }
 }

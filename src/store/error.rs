@@ -103,8 +103,14 @@ impl StoreError {
             } else {
                 Kind::Unavailable
             };
-            kind.error(op, Box::new(e))
+            kind.error(op, Box::new(FromRedis(e)))
         }
+    }
+
+    /// Whether Redis failed (else the SQL database, or for a timeout
+    /// either).
+    pub fn from_redis(&self) -> bool {
+        self.source().is_some_and(|s| s.is::<FromRedis>())
     }
 
     /// The same failure for every caller of one failed group-commit
@@ -113,6 +119,11 @@ impl StoreError {
         Kind::of_sqlx(e).error(op, e.to_string().into())
     }
 }
+
+/// A Redis failure, named so the log line says which store failed.
+#[derive(Debug, thiserror::Error)]
+#[error("Redis")]
+struct FromRedis(#[source] redis::RedisError);
 
 /// How a failure is answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

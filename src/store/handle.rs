@@ -27,6 +27,8 @@ pub struct Store {
     ingest: Arc<dyn IngestStore>,
     queue: Arc<dyn DeliveryQueue>,
     timeout: Duration,
+    /// What a log line calls the SQL database (`SQLite`, `PostgreSQL`).
+    database: &'static str,
 }
 
 impl fmt::Debug for Store {
@@ -51,6 +53,23 @@ impl Store {
             ingest,
             queue,
             timeout,
+            database: "the database",
+        }
+    }
+
+    /// The handle, its SQL database called `name` in log lines.
+    pub fn with_database(mut self, name: &'static str) -> Self {
+        self.database = name;
+        self
+    }
+
+    /// Which store `e` came from, for its log line: Redis, the SQL
+    /// database, or (a timeout over a step that uses both) either.
+    pub fn failed(&self, e: &StoreError) -> &'static str {
+        match e {
+            _ if e.from_redis() => "Redis",
+            StoreError::Timeout { .. } if self.database == "PostgreSQL" => "Redis or PostgreSQL",
+            _ => self.database,
         }
     }
 
@@ -353,5 +372,32 @@ impl Store {
 
     pub async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
         self.bounded("depth", self.queue.depth_by_handler()).await
+    }
+
+    /// See [`DeliveryQueue::oldest_pending`].
+    pub async fn oldest_pending(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        self.bounded("oldest_pending", self.queue.oldest_pending())
+            .await
+    }
+
+    /// See [`DeliveryQueue::alert_fire`].
+    pub async fn alert_fire(
+        &self,
+        rule: &str,
+        handler: &str,
+        now_ms: i64,
+        quiet_since_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.bounded(
+            "alert_state",
+            self.queue.alert_fire(rule, handler, now_ms, quiet_since_ms),
+        )
+        .await
+    }
+
+    /// See [`DeliveryQueue::alert_resolve`].
+    pub async fn alert_resolve(&self, rule: &str, handler: &str) -> Result<bool, StoreError> {
+        self.bounded("alert_state", self.queue.alert_resolve(rule, handler))
+            .await
     }
 }

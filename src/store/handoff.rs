@@ -144,5 +144,7 @@ pub(crate) fn handed(ev: &VerifiedWebhook, id: i64, handler: &str, created_ms: i
         attempts: 0,
         created_ms,
         forward_headers: ev.forwarded_headers().to_vec(),
+        trace_parent: ev.trace_parent().map(str::to_owned),
+        handed: true,
     }
 }

@@ -45,7 +45,7 @@ impl Store {
         match settings {
             StoreSettings::Embedded(s) => {
                 let store = Arc::new(EmbeddedStore::open(&embedded(s)).await?);
-                Ok(Store::new(store.clone(), store, s.timeout))
+                Ok(Store::new(store.clone(), store, s.timeout).with_database("SQLite"))
             }
             StoreSettings::Redis(s) => {
                 let pg = PgStore::open(&postgres(s)).await?;
@@ -54,7 +54,7 @@ impl Store {
                 let dedup = RedisDedup::new(&redis(s))?;
                 dedup.try_connect(s.timeout).await;
                 let ingest = Arc::new(RedisPg::new(dedup, pg.clone()));
-                Ok(Store::new(ingest, Arc::new(pg), s.timeout))
+                Ok(Store::new(ingest, Arc::new(pg), s.timeout).with_database("PostgreSQL"))
             }
         }
     }

@@ -235,4 +235,23 @@ pub trait DeliveryQueue: Send + Sync + Debug {
 
     /// Pending and dead deliveries per handler that has any.
     async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError>;
+
+    /// Per handler with a pending delivery, when its oldest was created
+    /// (ms since the epoch).
+    async fn oldest_pending(&self) -> Result<Vec<(String, i64)>, StoreError>;
+
+    /// Mark an alert rule firing for a handler, if it was not and its last
+    /// alert was sent at or before `quiet_since_ms`; `true` when the caller
+    /// is the one node to send it.
+    async fn alert_fire(
+        &self,
+        rule: &str,
+        handler: &str,
+        now_ms: i64,
+        quiet_since_ms: i64,
+    ) -> Result<bool, StoreError>;
+
+    /// Mark an alert rule resolved for a handler, if it was firing; `true`
+    /// when the caller is the one node to send the resolve.
+    async fn alert_resolve(&self, rule: &str, handler: &str) -> Result<bool, StoreError>;
 }

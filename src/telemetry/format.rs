@@ -1,12 +1,14 @@
 //! The two log formats, with every value [`super::bounded`]: the text
 //! format's fields (`name=value`, the message first), and the JSON format's
 //! event, whose strings serde_json already escapes and which are bounded
-//! here.
+//! here, led by the trace and span IDs of the span it is written in.
 
 use std::fmt;
 
+use opentelemetry::trace::{SpanId, TraceId};
 use tracing::field::{Field, Visit};
 use tracing::{Event, Subscriber};
+use tracing_opentelemetry::OtelData;
 use tracing_subscriber::field::RecordFields;
 use tracing_subscriber::fmt::format::Writer;
 use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields};
@@ -73,7 +75,8 @@ impl Visit for Visitor<'_> {
 }
 
 /// The JSON format's event (`F`, tracing's own), with every string of it
-/// bounded.
+/// bounded, and the `trace_id` and `span_id` of the span it was written
+/// in, when that span is part of a trace.
 pub struct BoundedJson<F>(pub F);
 
 impl<S, N, F> FormatEvent<S, N> for BoundedJson<F>
@@ -90,6 +93,27 @@ where
     ) -> fmt::Result {
         let mut line = String::new();
         self.0.format_event(ctx, Writer::new(&mut line), event)?;
-        writer.write_str(&bound_json_strings(&line, MAX_VALUE_BYTES))
+        let line = bound_json_strings(&line, MAX_VALUE_BYTES);
+        match (trace_ids(ctx), line.strip_prefix('{')) {
+            // Hex digits only: nothing to escape.
+            (Some((trace_id, span_id)), Some(rest)) => write!(
+                writer,
+                "{{\"trace_id\":\"{trace_id}\",\"span_id\":\"{span_id}\",{rest}"
+            ),
+            _ => writer.write_str(&line),
+        }
     }
+}
+
+/// The trace and span IDs of the span an event is written in.
+fn trace_ids<S, N>(ctx: &FmtContext<'_, S, N>) -> Option<(TraceId, SpanId)>
+where
+    S: Subscriber + for<'a> LookupSpan<'a>,
+    N: for<'a> FormatFields<'a> + 'static,
+{
+    let span = ctx.parent_span()?;
+    let extensions = span.extensions();
+    let data = extensions.get::<OtelData>()?;
+    let (trace_id, span_id) = (data.trace_id()?, data.span_id()?);
+    (trace_id != TraceId::INVALID).then_some((trace_id, span_id))
 }

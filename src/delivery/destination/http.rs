@@ -12,14 +12,16 @@ use super::Sent;
 use crate::config::{Handler, TlsSettings};
 use crate::delivery::outgoing::Outgoing;
 use crate::delivery::policy::{classify, parse_retry_after};
+use crate::telemetry::TraceHeaders;
 
 /// How much of a handler's response body is kept with an attempt.
 pub const MAX_RESPONSE_BYTES: usize = 4 * 1024;
 
 /// The headers of an HTTP delivery: Standard Webhooks' (`webhook-id`,
 /// `webhook-timestamp`, `webhook-signature`), `Idempotency-Key` (the same
-/// as `webhook-id`), `Content-Type`, hookline's own `X-Hookline-*`, then
-/// the provider's forwarded ones.
+/// as `webhook-id`), `Content-Type`, hookline's own `X-Hookline-*`, W3C
+/// `traceparent` and `tracestate` when the attempt is traced, then the
+/// provider's forwarded ones.
 pub fn headers(out: &Outgoing) -> Vec<(String, String)> {
     let mut headers = vec![
         ("webhook-id".to_owned(), out.webhook_id.clone()),
@@ -35,6 +37,7 @@ pub fn headers(out: &Outgoing) -> Vec<(String, String)> {
     headers.push(("X-Hookline-Event-Id".into(), out.event_id.clone()));
     headers.push(("X-Hookline-Event-Type".into(), out.event_type.clone()));
     headers.push(("X-Hookline-Attempt".into(), out.attempt.to_string()));
+    headers.extend(out.trace.iter().flat_map(TraceHeaders::pairs));
     // Names hookline sets itself are refused by check-config, so these
     // never override the ones above.
     headers.extend(out.forwarded.iter().cloned());

@@ -16,6 +16,7 @@ mod tls;
 use super::outgoing::Outgoing;
 use super::policy::Verdict;
 use crate::config::{Handler, HandlerKind, TlsSettings};
+use crate::telemetry::TraceHeaders;
 
 /// One handler's destination, built once when the workers start and
 /// reused by every attempt.
@@ -60,7 +61,8 @@ impl Destination {
 /// properties): Standard Webhooks' `webhook-id`, `webhook-timestamp` and
 /// (with a `signing_secret`) `webhook-signature`; `content-type`;
 /// `hookline-provider`, `-tenant`, `-event-id`, `-event-type` and
-/// `-attempt`; then the provider's forwarded headers.
+/// `-attempt`; W3C `traceparent` and `tracestate` when the attempt is
+/// traced; then the provider's forwarded headers.
 pub fn headers(out: &Outgoing) -> Vec<(String, String)> {
     let mut headers = vec![
         ("webhook-id".to_owned(), out.webhook_id.clone()),
@@ -77,6 +79,7 @@ pub fn headers(out: &Outgoing) -> Vec<(String, String)> {
         ("hookline-event-type".to_owned(), out.event_type.clone()),
         ("hookline-attempt".to_owned(), out.attempt.to_string()),
     ]);
+    headers.extend(out.trace.iter().flat_map(TraceHeaders::pairs));
     headers.extend(out.forwarded.iter().cloned());
     headers
 }

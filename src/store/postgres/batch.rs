@@ -156,6 +156,12 @@ fn bind_events<'q>(
         .bind(lease)
         .bind(owner)
         .bind(lease_ms)
+        .bind(
+            items
+                .iter()
+                .map(|p| p.ev.trace_parent())
+                .collect::<Vec<Option<&str>>>(),
+        )
 }
 
 /// Per input (numbered from 1 in the first column): the row answering it.

@@ -73,4 +73,24 @@ impl DeliveryQueue for PgStore {
     async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
         self.tables.depth_by_handler().await
     }
+
+    async fn oldest_pending(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        self.tables.oldest_pending().await
+    }
+
+    async fn alert_fire(
+        &self,
+        rule: &str,
+        handler: &str,
+        now_ms: i64,
+        quiet_since_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.tables
+            .alert_fire(rule, handler, now_ms, quiet_since_ms)
+            .await
+    }
+
+    async fn alert_resolve(&self, rule: &str, handler: &str) -> Result<bool, StoreError> {
+        self.tables.alert_resolve(rule, handler).await
+    }
 }

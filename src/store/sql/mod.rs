@@ -7,6 +7,7 @@
 //!
 //! Statements use `$N` placeholders, which both drivers bind by number.
 
+mod alerts;
 mod filter;
 mod handshakes;
 mod held;

@@ -1,0 +1,131 @@
+//! Finished spans on their way to the OTLP collector: a bounded queue that
+//! never makes a request wait, and one task that sends what is queued.
+//!
+//! A span ends on a request's or a delivery's thread; all that thread does
+//! is `try_send` it here. When the collector is slow or down the queue
+//! fills and further spans are dropped and counted
+//! (`hookline_spans_dropped_total`): memory stays bounded and no request
+//! is slowed by a peer that only watches. The sending task takes whatever
+//! is queued (up to [`MAX_BATCH`]) as soon as a span arrives, so spans
+//! reach the collector within one round trip of their end.
+
+use std::time::Duration;
+
+use opentelemetry::Context;
+use opentelemetry_sdk::error::OTelSdkResult;
+use opentelemetry_sdk::trace::{Span, SpanData, SpanExporter, SpanProcessor};
+use prometheus::IntCounter;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+/// The most spans one export request carries.
+const MAX_BATCH: usize = 512;
+
+/// How long one export may take before its spans count as dropped.
+pub const EXPORT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The processor the tracer hands every finished span to.
+#[derive(Debug)]
+pub struct Queue {
+    tx: mpsc::Sender<SpanData>,
+    dropped: IntCounter,
+}
+
+/// The task sending queued spans.
+pub struct Sender {
+    task: JoinHandle<()>,
+    stop: CancellationToken,
+}
+
+impl Sender {
+    /// Take no more spans, and wait (at most `grace`) for those queued to
+    /// be sent.
+    pub async fn finish(self, grace: Duration) {
+        self.stop.cancel();
+        let _ = tokio::time::timeout(grace, self.task).await;
+    }
+}
+
+/// A queue of `capacity` spans and the task that sends them with
+/// `exporter`. Must be called inside the runtime.
+pub fn start<E>(exporter: E, capacity: usize, dropped: IntCounter) -> (Queue, Sender)
+where
+    E: SpanExporter + 'static,
+{
+    let (tx, rx) = mpsc::channel(capacity);
+    let stop = CancellationToken::new();
+    let task = tokio::spawn(send(exporter, rx, dropped.clone(), stop.clone()));
+    (Queue { tx, dropped }, Sender { task, stop })
+}
+
+async fn send<E: SpanExporter>(
+    exporter: E,
+    mut rx: mpsc::Receiver<SpanData>,
+    dropped: IntCounter,
+    stop: CancellationToken,
+) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    // Said once when sending starts failing, once when it works again: a
+    // dead collector must not write a line per batch.
+    let mut failing = false;
+    let mut closed = false;
+    loop {
+        let received = tokio::select! {
+            n = rx.recv_many(&mut batch, MAX_BATCH) => n,
+            // Stopping: what is queued is still sent, then `recv_many`
+            // answers 0.
+            () = stop.cancelled(), if !closed => {
+                rx.close();
+                closed = true;
+                continue;
+            }
+        };
+        if received == 0 {
+            break;
+        }
+        let n = batch.len() as u64;
+        let spans = std::mem::replace(&mut batch, Vec::with_capacity(MAX_BATCH));
+        let result = tokio::time::timeout(EXPORT_TIMEOUT, exporter.export(spans)).await;
+        let error = match result {
+            Ok(Ok(())) => None,
+            Ok(Err(e)) => Some(e.to_string()),
+            Err(_) => Some(format!("no answer within {EXPORT_TIMEOUT:?}")),
+        };
+        match error {
+            Some(error) => {
+                dropped.inc_by(n);
+                if !std::mem::replace(&mut failing, true) {
+                    tracing::warn!(%error, "cannot export spans to the OTLP collector; dropping them until it answers");
+                }
+            }
+            None if std::mem::replace(&mut failing, false) => {
+                tracing::info!("the OTLP collector answers again; spans are exported");
+            }
+            None => {}
+        }
+    }
+}
+
+impl SpanProcessor for Queue {
+    fn on_start(&self, _span: &mut Span, _cx: &Context) {}
+
+    fn on_end(&self, span: SpanData) {
+        if !span.span_context.is_sampled() {
+            return;
+        }
+        // Full, or the sender has stopped (the process is exiting).
+        if self.tx.try_send(span).is_err() {
+            self.dropped.inc();
+        }
+    }
+
+    fn force_flush(&self) -> OTelSdkResult {
+        // Spans are sent as soon as they are queued.
+        Ok(())
+    }
+
+    fn shutdown_with_timeout(&self, _timeout: Duration) -> OTelSdkResult {
+        Ok(())
+    }
+}

@@ -1,0 +1,342 @@
+//! Traces through the real binary, at a real OTLP/HTTP collector that
+//! decodes what it gets with the `opentelemetry-proto` definitions: a
+//! request's spans and their parents and attributes, the attempt's span in
+//! the same trace (or linked to it), the `traceparent` the handler gets,
+//! the JSON log lines carrying the IDs, an inbound `traceparent` used only
+//! when trusted, and a dead or silent collector that costs no request.
+
+use std::time::{Duration, Instant};
+
+use crate::common::otlp::{self, Collector, Received};
+use crate::common::procs::{config, free_port, metric, post, serve_with, wait_ready};
+use crate::common::sink::{Reply, Sink};
+use crate::common::{Backend, Webhook};
+
+const WITHIN: Duration = Duration::from_secs(20);
+
+fn telemetry(endpoint: &str, more: &str) -> String {
+    format!(
+        "[telemetry]\notlp_endpoint = \"{endpoint}\"\nservice_name = \"hookline-under-test\"\n{more}\n"
+    )
+}
+
+fn named<'a>(spans: &'a [Received], name: &str) -> Vec<&'a Received> {
+    spans.iter().filter(|s| s.name() == name).collect()
+}
+
+async fn a_request_and_its_delivery_are_one_trace_at_the_collector(backend: Backend) {
+    let collector = Collector::start();
+    let sink = Sink::start(Vec::new());
+    let dir = tempfile::tempdir().unwrap();
+    let extra = telemetry(&collector.url, "log_format = \"json\"");
+    let (config, _db, _keys) = config(backend, dir.path(), &sink, &extra).await;
+    let port = free_port();
+    let _proc = serve_with(&config, "all", port, &[("RUST_LOG", "info")]);
+    wait_ready(port).await;
+
+    let w = Webhook::new("stripe", "acme", "evt_traced", "charge.succeeded", "t");
+    let (status, body) = post(port, &w).await;
+    assert_eq!(status, 200, "{body}");
+    let got = sink.wait_for(1, WITHIN).await;
+    let spans = collector
+        .wait_until(WITHIN, |s| {
+            [
+                "webhook.receive",
+                "webhook.verify",
+                "dedup.claim",
+                "store.commit",
+                "webhook.deliver",
+            ]
+            .iter()
+            .all(|n| !named(s, n).is_empty())
+        })
+        .await;
+
+    let receive = named(&spans, "webhook.receive")[0];
+    assert_eq!(receive.service, "hookline-under-test");
+    assert_eq!(
+        receive.parent_id(),
+        "",
+        "the request's span is the trace's root"
+    );
+    for (key, value) in [
+        ("provider", "stripe"),
+        ("tenant", "acme"),
+        ("event_id", "evt_traced"),
+        ("event_type", "charge.succeeded"),
+        ("outcome", "accepted"),
+        ("status", "200"),
+    ] {
+        assert_eq!(receive.attr(key).as_deref(), Some(value), "{key}");
+    }
+    assert_eq!(receive.attr("body_bytes"), Some(w.body.len().to_string()));
+    for child in ["webhook.verify", "dedup.claim", "store.commit"] {
+        let child = named(&spans, child)[0];
+        assert_eq!(child.trace_id(), receive.trace_id(), "{}", child.name());
+        assert_eq!(child.parent_id(), receive.span_id(), "{}", child.name());
+    }
+
+    let deliver = named(&spans, "webhook.deliver")[0];
+    for (key, value) in [
+        ("handler", "billing"),
+        ("attempt", "1"),
+        ("status", "200"),
+        ("outcome", "delivered"),
+        ("event_id", "evt_traced"),
+    ] {
+        assert_eq!(deliver.attr(key).as_deref(), Some(value), "{key}");
+    }
+    assert!(deliver.attr("latency_ms").is_some());
+    // Handed off by the request: in its trace, under its span. Leased
+    // instead: a trace of its own that links to the request's span.
+    let joined =
+        deliver.trace_id() == receive.trace_id() && deliver.parent_id() == receive.span_id();
+    let linked = deliver.span.links.iter().any(|l| {
+        hex::encode(&l.trace_id) == receive.trace_id()
+            && hex::encode(&l.span_id) == receive.span_id()
+    });
+    assert!(
+        joined || linked,
+        "the attempt is neither in nor linked to the request's trace"
+    );
+
+    // The handler's trace continues the attempt's span.
+    let traceparent = got[0].header("traceparent").expect("a traceparent");
+    assert_eq!(
+        traceparent,
+        format!("00-{}-{}-01", deliver.trace_id(), deliver.span_id())
+    );
+
+    // The log line answering the request names its trace and span.
+    let log = std::fs::read_to_string(dir.path().join("all-0.log")).unwrap();
+    let answered: serde_json::Value = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v.pointer("/fields/message").and_then(|m| m.as_str()) == Some("answered"))
+        .unwrap_or_else(|| panic!("no JSON 'answered' line:\n{log}"));
+    assert_eq!(
+        answered["trace_id"],
+        receive.trace_id().as_str(),
+        "{answered}"
+    );
+    assert_eq!(
+        answered["span_id"],
+        receive.span_id().as_str(),
+        "{answered}"
+    );
+}
+
+async fn a_retry_leased_later_links_to_the_request_that_recorded_it(backend: Backend) {
+    // The first attempt is refused with a retry a second later: the second
+    // attempt is leased from the store, where the request's trace context
+    // was kept with the delivery.
+    let collector = Collector::start();
+    let sink = Sink::start(vec![Reply::RetryAfter(503, 1)]);
+    let dir = tempfile::tempdir().unwrap();
+    let extra = telemetry(&collector.url, "");
+    let (config, _db, _keys) = config(backend, dir.path(), &sink, &extra).await;
+    let port = free_port();
+    let _proc = serve_with(&config, "all", port, &[]);
+    wait_ready(port).await;
+
+    let w = Webhook::new("stripe", "acme", "evt_retried", "charge.succeeded", "r");
+    let (status, body) = post(port, &w).await;
+    assert_eq!(status, 200, "{body}");
+    let got = sink.wait_for(2, WITHIN).await;
+    let spans = collector
+        .wait_until(WITHIN, |s| named(s, "webhook.deliver").len() >= 2)
+        .await;
+    let receive = receive_span(&collector, "evt_retried").await;
+    let retry = named(&spans, "webhook.deliver")
+        .into_iter()
+        .find(|s| s.attr("attempt").as_deref() == Some("2"))
+        .expect("the second attempt's span");
+    assert_eq!(retry.parent_id(), "", "a trace of its own");
+    assert!(
+        retry.span.links.iter().any(|l| {
+            hex::encode(&l.trace_id) == receive.trace_id()
+                && hex::encode(&l.span_id) == receive.span_id()
+        }),
+        "the retry links to the request's span: {:?}",
+        retry.span.links
+    );
+    // The handler's second request continues the retry's own span.
+    assert_eq!(
+        got[1].header("traceparent"),
+        Some(format!("00-{}-{}-01", retry.trace_id(), retry.span_id()).as_str())
+    );
+}
+
+async fn every_broker_message_carries_its_attempts_traceparent(backend: Backend) {
+    let name = crate::common::brokers::test_name();
+    let objects = crate::brokers::objects(&name).await;
+    let collector = Collector::start();
+    let sink = Sink::start(Vec::new());
+    let dir = tempfile::tempdir().unwrap();
+    let extra = format!(
+        "{}\n{}",
+        crate::brokers::broker_handlers(&name, ""),
+        telemetry(&collector.url, "")
+    );
+    let (config, _db, _keys) = config(backend, dir.path(), &sink, &extra).await;
+    let port = free_port();
+    let _proc = serve_with(&config, "all", port, &[]);
+    wait_ready(port).await;
+    let w = Webhook::new("stripe", "acme", "evt_brokered", "charge.succeeded", "m");
+    let (status, body) = post(port, &w).await;
+    assert_eq!(status, 200, "{body}");
+
+    let spans = collector
+        .wait_until(WITHIN, |s| named(s, "webhook.deliver").len() >= 5)
+        .await;
+    let expected = |handler: &str| {
+        let span = named(&spans, "webhook.deliver")
+            .into_iter()
+            .find(|s| s.attr("handler").as_deref() == Some(handler))
+            .unwrap_or_else(|| panic!("no span for {handler}"));
+        format!("00-{}-{}-01", span.trace_id(), span.span_id())
+    };
+    let nats = &objects.nats.wait_for(1, WITHIN).await[0];
+    assert_eq!(
+        crate::common::brokers::nats_header(nats, "traceparent"),
+        Some(expected("to_nats").as_str())
+    );
+    let rabbit = objects.rabbit.wait_for(1, WITHIN).await;
+    assert_eq!(
+        rabbit[0].header("traceparent"),
+        Some(expected("to_rabbitmq"))
+    );
+    let mqtt = objects.mqtt.wait_for(1, WITHIN).await;
+    assert_eq!(
+        mqtt[0].property("traceparent"),
+        Some(expected("to_mqtt").as_str())
+    );
+    let entries = crate::common::brokers::stream_entries(&format!("{name}:stripe"));
+    let field = entries[0]
+        .1
+        .iter()
+        .find(|(k, _)| k == "traceparent")
+        .map(|(_, v)| String::from_utf8_lossy(v).into_owned());
+    assert_eq!(field, Some(expected("to_redis")));
+}
+
+/// The receive span of the request whose event ID is `event_id`.
+async fn receive_span(collector: &Collector, event_id: &str) -> Received {
+    let spans = collector
+        .wait_until(WITHIN, |s| {
+            named(s, "webhook.receive")
+                .iter()
+                .any(|r| r.attr("event_id").as_deref() == Some(event_id))
+        })
+        .await;
+    named(&spans, "webhook.receive")
+        .into_iter()
+        .find(|r| r.attr("event_id").as_deref() == Some(event_id))
+        .cloned()
+        .unwrap()
+}
+
+async fn an_inbound_traceparent_is_the_parent_only_when_trusted(backend: Backend) {
+    const TRACE: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const SPAN: &str = "00f067aa0ba902b7";
+    let collector = Collector::start();
+    let sink = Sink::start(Vec::new());
+    let dir = tempfile::tempdir().unwrap();
+    let extra = telemetry(&collector.url, "trust_inbound_trace = true");
+    let (config, _db, _keys) = config(backend, dir.path(), &sink, &extra).await;
+    let sent_with_trace = |event_id: &str| {
+        let mut w = Webhook::new("stripe", "acme", event_id, "charge.succeeded", event_id);
+        w.headers
+            .push(("traceparent".into(), format!("00-{TRACE}-{SPAN}-01")));
+        w
+    };
+
+    for (trusted, event_id) in [(true, "evt_trusted"), (false, "evt_untrusted")] {
+        let port = free_port();
+        let proc = serve_with(
+            &config,
+            "all",
+            port,
+            &[(
+                "HOOKLINE__TELEMETRY__TRUST_INBOUND_TRACE",
+                if trusted { "true" } else { "false" },
+            )],
+        );
+        wait_ready(port).await;
+        let (status, body) = post(port, &sent_with_trace(event_id)).await;
+        assert_eq!(status, 200, "{body}");
+        let receive = receive_span(&collector, event_id).await;
+        if trusted {
+            assert_eq!(receive.trace_id(), TRACE);
+            assert_eq!(receive.parent_id(), SPAN);
+        } else {
+            assert_ne!(receive.trace_id(), TRACE);
+            assert_eq!(receive.parent_id(), "");
+        }
+        drop(proc);
+    }
+}
+
+/// Send `n` requests one by one; each must be answered 200 within a
+/// second.
+async fn each_answered_promptly(port: u16, n: usize, tag: &str) {
+    for i in 0..n {
+        let w = Webhook::new(
+            "stripe",
+            "acme",
+            &format!("evt_{tag}_{i}"),
+            "charge.succeeded",
+            tag,
+        );
+        let started = Instant::now();
+        let (status, body) = post(port, &w).await;
+        assert_eq!(status, 200, "{body}");
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "request {i} took {:?}",
+            started.elapsed()
+        );
+    }
+}
+
+/// Wait until `/metrics` counts a dropped span.
+async fn spans_dropped(port: u16) -> f64 {
+    let deadline = Instant::now() + WITHIN;
+    loop {
+        let dropped = metric(port, "hookline_spans_dropped_total").await;
+        if dropped > 0.0 || Instant::now() > deadline {
+            return dropped;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn a_dead_or_silent_collector_costs_no_request(backend: Backend) {
+    let sink = Sink::start(Vec::new());
+    // Nothing listens on a dead collector's port; a silent one takes the
+    // connection and never answers.
+    let dead = format!("http://127.0.0.1:{}", free_port());
+    for (kind, endpoint) in [("dead", dead), ("silent", otlp::silent())] {
+        let dir = tempfile::tempdir().unwrap();
+        let extra = telemetry(&endpoint, "max_queued_spans = 8");
+        let (config, _db, _keys) = config(backend, dir.path(), &sink, &extra).await;
+        let port = free_port();
+        let _proc = serve_with(&config, "all", port, &[]);
+        wait_ready(port).await;
+        each_answered_promptly(port, 30, kind).await;
+        assert!(
+            spans_dropped(port).await > 0.0,
+            "{kind}: no dropped span counted"
+        );
+    }
+    // Every event still reached the handler.
+    sink.wait_for(60, WITHIN).await;
+}
+
+backend_tests!(
+    a_request_and_its_delivery_are_one_trace_at_the_collector,
+    an_inbound_traceparent_is_the_parent_only_when_trusted,
+    a_dead_or_silent_collector_costs_no_request,
+    a_retry_leased_later_links_to_the_request_that_recorded_it,
+    every_broker_message_carries_its_attempts_traceparent,
+);

@@ -20,7 +20,7 @@
 # PG_EVENTS_DURATION (measured s, 20), PG_EVENTS_CRITICAL (yes),
 # PG_EVENTS_PROFILE (cargo profile of the binaries: release or debug,
 # release), BENCH_REDIS_URL, BENCH_PREFIX, BENCH_BODY_BYTES (1024),
-# BENCH_DUP_SHARE (0.1), PG_EVENTS_OUT (a directory for the raw data),
+# BENCH_DUP_SHARE (0.1), PG_EVENTS_EXPLAIN (see below), PG_EVENTS_OUT (a directory for the raw data),
 # PG_EVENTS_BIN (a directory holding hookline, bench-load and bench-sink
 # already built, for an A/B against another commit: nothing is built).
 set -euo pipefail
@@ -75,6 +75,12 @@ shared_preload_libraries = 'pg_stat_statements'
 pg_stat_statements.track = all
 max_connections = 100
 CONF
+# PG_EVENTS_EXPLAIN=MS: the plans of statements slower than MS in the
+# server's log (kept in $PG_EVENTS_OUT), to see why a statement costs.
+if [ -n "${PG_EVENTS_EXPLAIN:-}" ]; then
+  printf "shared_preload_libraries = 'pg_stat_statements,auto_explain'\nauto_explain.log_min_duration = '%sms'\n" \
+    "$PG_EVENTS_EXPLAIN" >>"$PGDATA/postgresql.conf"
+fi
 stop_private_pg() { as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast stop >/dev/null 2>&1 || true; }
 as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -l "$WORK/postgres.log" -w start >/dev/null \
   || { cat "$WORK/postgres.log" >&2; die "the private PostgreSQL did not start"; }
@@ -166,4 +172,5 @@ if [ -n "${PG_EVENTS_OUT:-}" ]; then
   mkdir -p "$PG_EVENTS_OUT"
   cp "$WORK"/{load.json,sink.json,statements.tsv,tables.tsv,cpu.before,cpu.after} "$PG_EVENTS_OUT/"
   cp "$HL_CONFIG" "$PG_EVENTS_OUT/hookline.toml"
+  cp "$WORK/postgres.log" "$PG_EVENTS_OUT/postgres.log"
 fi

@@ -182,10 +182,18 @@ pub(crate) const DELIVERY_COLUMNS: &str =
     "id, provider, tenant, event_id, handler, event_type, state, attempts,
      next_attempt_ms, last_status, last_error, created_ms, updated_ms";
 
-/// Columns a lease returns.
+/// Columns a lease returns (both SQL dialects).
+/// A delivery recorded with its event's `processed_event` row keeps no body
+/// of its own (migration 0010): the row's is read. The digest is matched
+/// too: without it, PostgreSQL may walk `processed_event_body` over every
+/// event of the tenant, filtering on the ID.
 pub(crate) const LEASED_COLUMNS: &str =
-    "id, provider, tenant, event_id, handler, event_type, content_type, body, attempts, created_ms,
-     forward_headers, trace_parent";
+    "id, provider, tenant, event_id, handler, event_type, content_type,
+     COALESCE(body, (SELECT p.body FROM processed_event p
+                     WHERE p.provider = delivery.provider AND p.tenant = delivery.tenant
+                       AND p.body_sha256 = delivery.body_sha256
+                       AND p.event_id = delivery.event_id)) AS body,
+     attempts, created_ms, forward_headers, trace_parent";
 
 /// A `delivery` row as listed. Integer columns are read as `i32`, which
 /// both PostgreSQL's INTEGER and SQLite's 64-bit integers decode to.

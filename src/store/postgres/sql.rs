@@ -48,15 +48,19 @@ macro_rules! other_body {
 /// Rows go in key order, so concurrent statements take their locks in the
 /// same order and the first of them to reach an event's first handler gets
 /// all of its handlers; within a batch, the first copy of an event does.
+/// `$body` is the body each row keeps: NULL when the event's
+/// `processed_event` row, written by the same statement, holds it
+/// (migration 0010: a lease reads it from there).
 macro_rules! insert_deliveries {
-    ($from:literal) => {
+    ($from:literal, $body:literal) => {
         concat!(
             "INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type,
                                    body, body_sha256, forward_headers, state, next_attempt_ms,
                                    lease_owner, lease_until_ms, created_ms, updated_ms,
                                    trace_parent)
-             SELECT e.provider, e.tenant, e.event_id, h.handler, e.event_type, e.content_type,
-                    e.body, e.body_sha256, e.forward_headers, 'pending',
+             SELECT e.provider, e.tenant, e.event_id, h.handler, e.event_type, e.content_type, ",
+            $body,
+            ", e.body_sha256, e.forward_headers, 'pending',
                     CASE WHEN h.lease THEN ",
             now_ms!(),
             " + $14 ELSE ",
@@ -152,7 +156,7 @@ pub(super) const RECORD_EVENTS: &str = concat!(
      ), won AS (
          SELECT f.* FROM firsts f JOIN ins USING (provider, tenant, event_id)
      ), deliveries AS (",
-    insert_deliveries!("won"),
+    insert_deliveries!("won", "NULL"),
     ")
      SELECT w.n, (SELECT COUNT(*) FROM deliveries d
                   WHERE d.provider = w.provider AND d.tenant = w.tenant
@@ -183,7 +187,7 @@ pub(super) const RECORD_DELIVERIES: &str = concat!(
      ), offered AS (
          SELECT * FROM input WHERE n NOT IN (SELECT n FROM refused)
      ), ins AS (",
-    insert_deliveries!("offered"),
+    insert_deliveries!("offered", "e.body"),
     ")
      SELECT i.n, i.n IN (SELECT n FROM refused) AS refused,
             (SELECT COUNT(*) FROM ins d
@@ -197,13 +201,19 @@ pub(super) const RECORD_DELIVERIES: &str = concat!(
 /// A new `processed_event` row ($1-$3) whose deliveries turned out to carry
 /// another body than its own ($4, body $5): a concurrent request recorded
 /// them first, and the handlers get that body. The row is made to describe
-/// it, and its digest returned; no row returned means they agree.
+/// it, and its digest returned; no row returned means they agree. The
+/// deliveries this row's statement recorded without a body (it was the
+/// row's) keep the body they were recorded for.
 pub(super) const ALIGN_ROW_WITH_DELIVERIES: &str = "
+    WITH kept AS (
+        UPDATE delivery SET body = $5
+        WHERE provider = $1 AND tenant = $2 AND event_id = $3 AND body IS NULL
+    )
     UPDATE processed_event p
     SET event_type = d.event_type, body = d.body, content_type = d.content_type,
         body_sha256 = COALESCE(d.body_sha256, sha256(d.body))
     FROM (SELECT event_type, body, body_sha256, content_type FROM delivery
-          WHERE provider = $1 AND tenant = $2 AND event_id = $3
+          WHERE provider = $1 AND tenant = $2 AND event_id = $3 AND body IS NOT NULL
             AND NOT COALESCE(body_sha256 = $4, body = $5)
           LIMIT 1) d
     WHERE p.provider = $1 AND p.tenant = $2 AND p.event_id = $3

@@ -34,6 +34,11 @@ pub(crate) trait Dialect: Database {
     const SKIP_LOCKED: &'static str;
     /// The current time as the dialect stores a timestamp column.
     const NOW_TIMESTAMP: &'static str;
+    /// `id IN (...)` over a subquery of row IDs, `{}` standing for it.
+    /// PostgreSQL's is an array, whose members it looks up by the primary
+    /// key whatever the table's size: its generic plan of `IN (...)` was a
+    /// hash join over the whole table while the table looked small.
+    const ID_IN: &'static str;
 
     /// Rows a statement changed (sqlx has no trait for it).
     fn rows_affected(result: &Self::QueryResult) -> u64;
@@ -44,6 +49,7 @@ impl Dialect for Postgres {
     const STATEMENT_MS: &'static str = "(extract(epoch FROM statement_timestamp()) * 1000)::bigint";
     const SKIP_LOCKED: &'static str = "FOR UPDATE SKIP LOCKED";
     const NOW_TIMESTAMP: &'static str = "now()";
+    const ID_IN: &'static str = "id = ANY(ARRAY({}))";
 
     fn rows_affected(result: &Self::QueryResult) -> u64 {
         result.rows_affected()
@@ -56,6 +62,7 @@ impl Dialect for Sqlite {
     const STATEMENT_MS: &'static str = Self::NOW_MS;
     const SKIP_LOCKED: &'static str = "";
     const NOW_TIMESTAMP: &'static str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+    const ID_IN: &'static str = "id IN ({})";
 
     fn rows_affected(result: &Self::QueryResult) -> u64 {
         result.rows_affected()

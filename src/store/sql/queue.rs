@@ -82,10 +82,11 @@ where
                 )
             }
         };
+        let taken = DB::ID_IN.replace("{}", &format!("SELECT id FROM ({candidates}) AS taken"));
         let statement = format!(
             "UPDATE delivery SET lease_owner = $1, lease_until_ms = {now} + $2,
                                  next_attempt_ms = {now} + $2
-             WHERE id IN (SELECT id FROM ({candidates}) AS taken)
+             WHERE {taken}
              RETURNING {LEASED_COLUMNS}",
             now = DB::NOW_MS,
         );

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# PostgreSQL work per delivered event (issue 25, item 1).
+#
+#   bench/lib/pg_per_event.sh                      # critical events, 500/s for 20 s
+#   PG_EVENTS_RATE=1000 PG_EVENTS_DURATION=30 bench/lib/pg_per_event.sh
+#   PG_EVENTS_CRITICAL=no bench/lib/pg_per_event.sh
+#
+# Starts a private PostgreSQL (initdb and pg_ctl in a temporary directory,
+# `shared_preload_libraries = pg_stat_statements`, the shared server is
+# never touched), the counting sink (one handler answering 200 at once)
+# and a hookline node on the redis store (the local Redis, its own key
+# prefix) with that database. Resets `pg_stat_statements`, reads the CPU
+# time of every PostgreSQL process (/proc/PID/stat), drives the node with
+# bench-load at a fixed rate, waits for the deliveries to drain, and reads
+# both again. Prints, per delivered event: statements' total execution
+# time and the PostgreSQL processes' CPU time, in ms; then the statements
+# that cost the most. Raw output is kept in $PG_EVENTS_OUT if set.
+#
+# Knobs (environment): PG_EVENTS_RATE (offered requests/s, 500),
+# PG_EVENTS_DURATION (measured s, 20), PG_EVENTS_CRITICAL (yes),
+# PG_EVENTS_PROFILE (cargo profile of the binaries: release or debug,
+# release), BENCH_REDIS_URL, BENCH_PREFIX, BENCH_BODY_BYTES (1024),
+# BENCH_DUP_SHARE (0.1), PG_EVENTS_EXPLAIN (see below), PG_EVENTS_OUT (a directory for the raw data),
+# PG_EVENTS_BIN (a directory holding hookline, bench-load and bench-sink
+# already built, for an A/B against another commit: nothing is built).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+
+RATE="${PG_EVENTS_RATE:-500}"
+DURATION="${PG_EVENTS_DURATION:-20}"
+CRITICAL="${PG_EVENTS_CRITICAL:-yes}"
+PROFILE="${PG_EVENTS_PROFILE:-release}"
+REDIS_URL="${BENCH_REDIS_URL:-redis://127.0.0.1:6379/0}"
+PREFIX="${BENCH_PREFIX:-hlpgev}"
+BODY_BYTES="${BENCH_BODY_BYTES:-1024}"
+DUP_SHARE="${BENCH_DUP_SHARE:-0.1}"
+WARMUP=1
+SLOW_HOLD=30s
+LOG_FILTER="${BENCH_RUST_LOG:-info}"
+DB_NAME=hookline_pg_per_event
+SECRET="whsec_bench_secret"
+HANDLER_SIGNING_SECRET="whsec_YmVuY2gtc2luay1zaWduaW5nLWtleQ=="
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+BIN="${PG_EVENTS_BIN:-$CARGO_TARGET_DIR/$PROFILE}"
+[ "$PROFILE" = debug ] || [ "$PROFILE" = release ] || { echo "PG_EVENTS_PROFILE: release or debug" >&2; exit 2; }
+
+CLK_TCK=$(getconf CLK_TCK)
+WORK=$(mktemp -d /tmp/hookline-pg-per-event.XXXXXX)
+PARTS="$WORK/parts"
+mkdir -p "$PARTS"
+. bench/lib/common.sh
+. bench/lib/hookline.sh
+
+PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+[ -x "$PG_BIN/initdb" ] || die "initdb not found under /usr/lib/postgresql/*/bin"
+PGDATA="$WORK/pgdata"
+
+stop_private_pg() { "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast stop >/dev/null 2>&1 || true; }
+trap 'stop_private_pg; cleanup' EXIT
+trap 'exit 130' INT TERM
+
+# ---- the private PostgreSQL --------------------------------------------------
+# initdb refuses to run as root: then the cluster belongs to `postgres`.
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+if [ "$(id -u)" = 0 ]; then chown postgres "$WORK"; chmod 755 "$WORK"; fi
+as_pg "$PG_BIN/initdb" -D "$PGDATA" -U postgres -A trust >"$WORK/initdb.log" 2>&1 \
+  || { cat "$WORK/initdb.log" >&2; die "initdb failed"; }
+PG_PORT=$(free_port)
+cat >>"$PGDATA/postgresql.conf" <<CONF
+port = $PG_PORT
+listen_addresses = '127.0.0.1'
+unix_socket_directories = '$WORK'
+shared_preload_libraries = 'pg_stat_statements'
+pg_stat_statements.track = all
+max_connections = 100
+CONF
+# PG_EVENTS_EXPLAIN=MS: the plans of statements slower than MS in the
+# server's log (kept in $PG_EVENTS_OUT), to see why a statement costs.
+if [ -n "${PG_EVENTS_EXPLAIN:-}" ]; then
+  printf "shared_preload_libraries = 'pg_stat_statements,auto_explain'\nauto_explain.log_min_duration = '%sms'\n" \
+    "$PG_EVENTS_EXPLAIN" >>"$PGDATA/postgresql.conf"
+fi
+stop_private_pg() { as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast stop >/dev/null 2>&1 || true; }
+as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -l "$WORK/postgres.log" -w start >/dev/null \
+  || { cat "$WORK/postgres.log" >&2; die "the private PostgreSQL did not start"; }
+PG_ADMIN_URL="postgres://postgres@127.0.0.1:$PG_PORT/postgres"
+DB_URL="postgres://postgres@127.0.0.1:$PG_PORT/$DB_NAME"
+POSTMASTER=$(head -n 1 "$PGDATA/postmaster.pid")
+
+url_part() { python3 -c 'import sys,urllib.parse as u; p=u.urlparse(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2"; }
+REDIS_HOST=$(url_part "$REDIS_URL" 'p.hostname or "127.0.0.1"')
+REDIS_PORT=$(url_part "$REDIS_URL" 'p.port or 6379')
+REDIS_DB=$(url_part "$REDIS_URL" '(p.path or "/0").strip("/") or 0')
+redis_cli ping >/dev/null || die "Redis at $REDIS_URL does not answer"
+
+# ---- build, sink, node -------------------------------------------------------
+if [ -n "${PG_EVENTS_BIN:-}" ]; then
+  log "binaries from $BIN"
+elif [ "$PROFILE" = release ]; then
+  log "cargo build --release: hookline and the benchmark tools"
+  cargo build --release -q -p hookline -p hookline-bench --bins
+else
+  log "cargo build: hookline and the benchmark tools"
+  cargo build -q -p hookline -p hookline-bench --bins
+fi
+start_sink
+fresh_node pg-per-event redis "$CRITICAL" sink
+psql "$DB_URL" -Atqc 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements' >/dev/null
+
+# CPU seconds (user + system) of the postmaster and its children, by PID.
+pg_cpu() { # out-file
+  local pid
+  for pid in "$POSTMASTER" $(pgrep -P "$POSTMASTER"); do
+    [ -r "/proc/$pid/stat" ] || continue
+    # Fields 14 and 15 (utime, stime) after the command in parentheses.
+    sed 's/^.*) //' "/proc/$pid/stat" | awk -v pid="$pid" '{ print pid, $12 + $13 }'
+  done >"$1"
+}
+
+# ---- measure -----------------------------------------------------------------
+sleep 2   # the node's start-up statements are not the events'
+psql "$DB_URL" -Atqc 'SELECT pg_stat_statements_reset()' >/dev/null
+sink_reset
+pg_cpu "$WORK/cpu.before"
+log "load: $RATE requests/s for ${DURATION}s (+${WARMUP}s warm-up), critical $CRITICAL, $BODY_BYTES-byte bodies"
+load pg-per-event "$WORK/load.json" --url "$HL_URL/webhooks/stripe/default" --rate "$RATE" \
+  --concurrency 64 --duration "$DURATION" --body-bytes "$BODY_BYTES" \
+  --sink "$SINK_URL/_sink/stats/sink" --drain-timeout 30
+sleep 1   # outcomes of the last deliveries are group-committed after the answer
+pg_cpu "$WORK/cpu.after"
+curl -fsS "$SINK_URL/_sink/stats/sink" >"$WORK/sink.json"
+psql "$DB_URL" -AtqF $'\t' -c "
+  SELECT round(total_exec_time::numeric, 3), calls, rows,
+         regexp_replace(left(query, 90), '\s+', ' ', 'g')
+  FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+  ORDER BY total_exec_time DESC" >"$WORK/statements.tsv"
+psql "$DB_URL" -AtqF $'\t' -c "
+  SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, pg_total_relation_size(relid)
+  FROM pg_stat_user_tables ORDER BY relname" >"$WORK/tables.tsv"
+stop_node
+
+python3 - "$WORK" "$CLK_TCK" <<'PY'
+import json, sys, os
+work, tck = sys.argv[1], int(sys.argv[2])
+def cpu(name):
+    return {l.split()[0]: int(l.split()[1]) for l in open(os.path.join(work, name)) if l.strip()}
+before, after = cpu("cpu.before"), cpu("cpu.after")
+# A process that started during the load counts from zero; one that ended
+# is lost (the pool keeps its connections, so that is background workers).
+ticks = sum(t - before.get(pid, 0) for pid, t in after.items())
+delivered = json.load(open(os.path.join(work, "sink.json")))["distinct"]
+stmts = [l.rstrip("\n").split("\t") for l in open(os.path.join(work, "statements.tsv")) if l.strip()]
+exec_ms = sum(float(s[0]) for s in stmts)
+load = json.load(open(os.path.join(work, "load.json")))
+print(f"delivered events: {delivered} (offered {load['requests_per_s']:.0f} req/s, "
+      f"new {load['accepted_per_s']:.0f}/s, p99 {load['latency_ms']['p99']:.2f} ms)")
+if delivered == 0:
+    sys.exit("no event delivered")
+print(f"pg_stat_statements: {exec_ms / delivered:.4f} ms of execution per delivered event "
+      f"({exec_ms:.0f} ms in {sum(int(s[1]) for s in stmts)} calls)")
+print(f"PostgreSQL CPU:     {ticks * 1000 / tck / delivered:.4f} ms per delivered event "
+      f"({ticks / tck:.2f} s in {len(after)} processes)")
+print("top statements (ms per event, calls per event, text):")
+for s in stmts[:8]:
+    print(f"  {float(s[0]) / delivered:.4f}  {int(s[1]) / delivered:.2f}  {s[3]}")
+print("tables (inserts, updates, HOT updates, bytes):")
+for l in open(os.path.join(work, "tables.tsv")):
+    print("  " + l.rstrip("\n").replace("\t", "  "))
+PY
+if [ -n "${PG_EVENTS_OUT:-}" ]; then
+  mkdir -p "$PG_EVENTS_OUT"
+  cp "$WORK"/{load.json,sink.json,statements.tsv,tables.tsv,cpu.before,cpu.after} "$PG_EVENTS_OUT/"
+  cp "$HL_CONFIG" "$PG_EVENTS_OUT/hookline.toml"
+  cp "$WORK/postgres.log" "$PG_EVENTS_OUT/postgres.log"
+fi

@@ -14,6 +14,7 @@ pub mod cli;
 pub mod config;
 pub mod console;
 pub mod delivery;
+pub mod filter;
 pub mod fuzzing;
 pub mod http;
 pub mod ids;

@@ -19,6 +19,7 @@ mod chart;
 mod dead_letters;
 mod event;
 mod events;
+mod filtered;
 mod filters;
 mod headers;
 mod held;

@@ -42,6 +42,7 @@ mod event_report;
 mod external_url;
 mod faults;
 mod fidelity;
+mod filters;
 mod forward_headers;
 mod fuzz_smoke;
 mod graph_secret;

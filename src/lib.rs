@@ -26,6 +26,7 @@ pub mod replay;
 pub mod store;
 pub mod telemetry;
 pub mod text;
+pub mod transform;
 
 /// Arm the crash points named in `FAILPOINTS` (only with the `failpoints`
 /// feature; see `docs/crash-matrix.md`). Keep the guard while running.

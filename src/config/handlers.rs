@@ -123,6 +123,17 @@ pub struct Handler {
     /// The filter in force, compiled. Derived.
     #[serde(skip)]
     pub filter: Option<Filter>,
+    /// `transform` in the file: a JavaScript file with Hookdeck's
+    /// `addHandler("transform", (request, context) => ...)`, run on every
+    /// attempt; the handler receives what it returns. Default none.
+    #[serde(default, rename = "transform")]
+    pub transform_file: Option<PathBuf>,
+    /// Wall-clock limit of one run of the transform. Default `100ms`.
+    #[serde(default, with = "humantime_serde")]
+    pub transform_timeout: Option<Duration>,
+    /// The script in force, compiled. Derived.
+    #[serde(skip)]
+    pub transform: Option<Arc<crate::transform::Transform>>,
 }
 
 fn all_tenants() -> Globs {
@@ -168,6 +179,7 @@ impl fmt::Debug for Handler {
             .field("forward_headers", &self.forward_headers)
             .field("client_tls", &self.client_tls())
             .field("filter", &self.filter.is_some())
+            .field("transform", &self.transform_file)
             .finish_non_exhaustive()
     }
 }
@@ -310,6 +322,15 @@ pub(super) fn resolve(
         match super::handler_filter::compile(h) {
             Ok(filter) => h.filter = filter,
             Err((field, reason)) => issues.push(ConfigIssue::new(key(&at, field), reason)),
+        }
+        if let Some(path) = &h.transform_file {
+            let timeout = h
+                .transform_timeout
+                .unwrap_or(crate::transform::DEFAULT_TIMEOUT);
+            match crate::transform::load(path, name.as_str(), timeout) {
+                Ok(t) => h.transform = Some(Arc::new(t)),
+                Err(e) => issues.push(ConfigIssue::new(key(&at, "transform"), e)),
+            }
         }
         let (settings, problems) = destination::resolve(h, &at);
         issues.extend(problems);

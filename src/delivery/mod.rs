@@ -5,4 +5,5 @@ pub mod destination;
 pub mod gate;
 pub mod outgoing;
 pub mod policy;
+pub mod transform;
 pub mod worker;

@@ -78,5 +78,6 @@ mod stored_handshake;
 mod tls;
 mod tls_flood;
 mod tls_reload;
+mod transforms;
 mod vectors;
 mod verdict_log;

@@ -1,0 +1,182 @@
+//! Per-handler transformations (issue 27) through `serve`: a script in
+//! Hookdeck's form (https://hookdeck.com/docs/transformations) reshapes
+//! what the handler receives, the signature covers the transformed body
+//! and the `webhook-id` stays the event's; scripts that throw, loop
+//! forever, allocate without bound or return garbage fail the attempt with
+//! their reason, and hookline keeps delivering to everyone else.
+
+use crate::common;
+
+use std::time::Duration;
+
+use common::sink::Sink;
+use common::{spawn_app_with, AppOptions, Backend, TestApp, Webhook};
+use hookline::provider::{Definitions, HeaderLookup, SignInput};
+use hookline::store::delivery::DeliveryState;
+
+use common::HANDLER_SECRET;
+
+/// Hookdeck's documented shape: `addHandler("transform", ...)` that edits
+/// and returns the request.
+const RESHAPE: &str = r#"
+addHandler("transform", (request, context) => {
+  console.log("reshaping", context.event_type);
+  request.body = {
+    kind: request.body.type,
+    id: request.body.id,
+    handler: context.handler,
+  };
+  request.headers["x-reshaped"] = "yes";
+  return request;
+});
+"#;
+
+fn handler(name: &str, sink: &Sink, script: &std::path::Path, extra: &str) -> String {
+    format!(
+        "[handlers.{name}]\nurl = \"{}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\ntimeout = \"2s\"\ntransform = \"{}\"\n{extra}\n",
+        sink.url,
+        script.display()
+    )
+}
+
+async fn attempt_errors(app: &TestApp, event_id: &str, name: &str) -> Vec<String> {
+    for _ in 0..300 {
+        let report = app
+            .store
+            .event_report("stripe", "acme", event_id)
+            .await
+            .unwrap();
+        if let Some(d) = report
+            .iter()
+            .flat_map(|r| &r.deliveries)
+            .find(|d| d.delivery.handler == name && d.delivery.state == DeliveryState::Dead)
+        {
+            return d.attempts.iter().filter_map(|a| a.error.clone()).collect();
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("{name} never dead-lettered {event_id}");
+}
+
+async fn a_hookdeck_script_reshapes_what_the_handler_receives(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("reshape.js");
+    std::fs::write(&script, RESHAPE).unwrap();
+    let sink = Sink::start(vec![]);
+    let plain = Sink::start(vec![]);
+    let mut opts = AppOptions::new(backend);
+    opts.extra = format!(
+        "{}[handlers.plain]\nurl = \"{}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\n[delivery]\npoll_interval = \"20ms\"\n",
+        handler("reshaped", &sink, &script, ""),
+        plain.url
+    );
+    let app = spawn_app_with(opts).await;
+    let w = Webhook::new("stripe", "acme", "evt_tr1", "charge.succeeded", "x");
+    assert_eq!(app.send_json(&w).await.1["status"], "accepted");
+    let got = sink.wait_for(1, Duration::from_secs(10)).await;
+    let r = &got[0];
+    let body: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(
+        body,
+        serde_json::json!({"kind": "charge.succeeded", "id": "evt_tr1", "handler": "reshaped"})
+    );
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    assert_eq!(r.header("x-reshaped"), Some("yes"));
+    // The untouched handler still gets the provider's bytes.
+    let other = plain.wait_for(1, Duration::from_secs(10)).await;
+    assert_eq!(other[0].body, w.body);
+    // The signature covers the transformed body, under the event's id.
+    let id = r.header("webhook-id").unwrap();
+    assert_eq!(
+        id,
+        hookline::delivery::outgoing::webhook_id("stripe", "acme", "evt_tr1", "reshaped")
+    );
+    let defs = Definitions::load(None).unwrap();
+    let sw = defs.get("standard-webhooks").unwrap();
+    let key = sw.decode_secret(HANDLER_SECRET).unwrap();
+    let ts: i64 = r.header("webhook-timestamp").unwrap().parse().unwrap();
+    let expected = sw
+        .sign(
+            &key,
+            &SignInput {
+                method: "POST",
+                url: "",
+                headers: &[],
+                body: &r.body,
+                id,
+                timestamp: ts,
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        r.header("webhook-signature"),
+        expected.header("webhook-signature")
+    );
+}
+
+async fn a_hostile_script_fails_its_attempt_with_the_reason(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = [
+        (
+            "throws",
+            "addHandler(\"transform\", (request) => {\n  const amount = request.body.id;\n  throw new Error(\"no amount in \" + amount);\n});\n",
+            "Error: no amount in evt_bad (line 3)",
+        ),
+        (
+            "loops",
+            "addHandler(\"transform\", (request) => { while (true) {} });\n",
+            "the transform ran past its 100 ms limit",
+        ),
+        (
+            "hoards",
+            "addHandler(\"transform\", (request) => { const a = []; for (;;) a.push(new ArrayBuffer(8 * 1024 * 1024)); });\n",
+            "out of memory",
+        ),
+        (
+            "garbage",
+            "addHandler(\"transform\", (request) => 42);\n",
+            "the transform returned a number, not a request",
+        ),
+    ];
+    let mut extra = String::new();
+    let mut sinks = Vec::new();
+    for (name, source, _) in &scripts {
+        let path = dir.path().join(format!("{name}.js"));
+        std::fs::write(&path, source).unwrap();
+        let sink = Sink::start(vec![]);
+        extra.push_str(&handler(name, &sink, &path, "max_attempts = 2"));
+        sinks.push(sink);
+    }
+    let healthy = Sink::start(vec![]);
+    extra.push_str(&format!(
+        "[handlers.healthy]\nurl = \"{}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\n[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"20ms\"\nbackoff_max = \"50ms\"\n",
+        healthy.url
+    ));
+    let mut opts = AppOptions::new(backend);
+    opts.extra = extra;
+    let app = spawn_app_with(opts).await;
+    let w = Webhook::new("stripe", "acme", "evt_bad", "charge.failed", "x");
+    assert_eq!(app.send_json(&w).await.1["status"], "accepted");
+    for (name, _, reason) in &scripts {
+        let errors = attempt_errors(&app, "evt_bad", name).await;
+        // Retried like any failure, then dead-lettered.
+        assert_eq!(errors.len(), 2, "{name}: {errors:?}");
+        assert!(
+            errors.iter().all(|e| e.contains(reason)),
+            "{name}: {errors:?} (wanted {reason})"
+        );
+    }
+    for sink in &sinks {
+        assert!(sink.received().is_empty());
+    }
+    // Still up and delivering.
+    assert_eq!(healthy.wait_for(1, Duration::from_secs(10)).await.len(), 1);
+    let next = Webhook::new("stripe", "acme", "evt_after", "charge.failed", "y");
+    assert_eq!(app.send_json(&next).await.1["status"], "accepted");
+    assert_eq!(healthy.wait_for(2, Duration::from_secs(10)).await.len(), 2);
+}
+
+backend_tests!(
+    a_hookdeck_script_reshapes_what_the_handler_receives,
+    a_hostile_script_fails_its_attempt_with_the_reason
+);

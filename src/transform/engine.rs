@@ -36,8 +36,8 @@ const PRELUDE: &str = r#"
 })();
 "#;
 
-/// A compiled transformation.
-pub struct Transform {
+/// A compiled script and its engine.
+pub struct Engine {
     runtime: Runtime,
     context: Context,
     /// The current call's deadline, in nanoseconds since `epoch`; 0 when
@@ -49,18 +49,18 @@ pub struct Transform {
     current: Arc<Mutex<String>>,
 }
 
-impl fmt::Debug for Transform {
+impl fmt::Debug for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Transform")
+        f.debug_struct("Engine")
             .field("timeout", &self.timeout)
             .finish_non_exhaustive()
     }
 }
 
-impl Transform {
+impl Engine {
     /// Compile `source` and run its top level (which registers the
     /// handler), within the limits.
-    pub fn compile(source: &str, handler: &str, timeout: Duration) -> Result<Transform, String> {
+    pub fn compile(source: &str, handler: &str, timeout: Duration) -> Result<Engine, String> {
         let runtime = Runtime::new().map_err(|e| e.to_string())?;
         runtime.set_memory_limit(MEMORY_LIMIT);
         runtime.set_max_stack_size(STACK_LIMIT);
@@ -73,7 +73,7 @@ impl Transform {
         })));
         let context = Context::full(&runtime).map_err(|e| e.to_string())?;
         let current = Arc::new(Mutex::new(String::new()));
-        let transform = Transform {
+        let transform = Engine {
             runtime,
             context,
             deadline,

@@ -19,11 +19,15 @@
 mod engine;
 mod request;
 
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-pub use engine::Transform;
+use engine::Engine;
 pub use request::Request;
+
+use crate::config::{Handler, HandlerName};
 
 /// A call's wall-clock limit unless the handler sets `transform_timeout`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(100);
@@ -34,9 +38,83 @@ pub const MEMORY_LIMIT: usize = 32 * 1024 * 1024;
 /// Stack a script may use.
 pub const STACK_LIMIT: usize = 256 * 1024;
 
+/// A handler's transformation: its script, compiled, and where it came
+/// from, so SIGHUP can compile it again.
+#[derive(Debug)]
+pub struct Transform {
+    path: PathBuf,
+    handler: String,
+    timeout: Duration,
+    engine: RwLock<Arc<Engine>>,
+}
+
 /// Load and compile the script at `path` for handler `handler`.
 pub fn load(path: &Path, handler: &str, timeout: Duration) -> Result<Transform, String> {
+    Ok(Transform {
+        engine: RwLock::new(Arc::new(compile(path, handler, timeout)?)),
+        path: path.to_owned(),
+        handler: handler.to_owned(),
+        timeout,
+    })
+}
+
+fn compile(path: &Path, handler: &str, timeout: Duration) -> Result<Engine, String> {
     let source = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Transform::compile(&source, handler, timeout)
+    Engine::compile(&source, handler, timeout)
+}
+
+impl Transform {
+    /// Run the script on `request` for the delivery `webhook_id`; blocks
+    /// for at most the timeout. The error is the script's message and
+    /// line, or the limit it hit.
+    pub fn run(
+        &self,
+        request: &Request,
+        webhook_id: &str,
+        context: &serde_json::Value,
+    ) -> Result<Request, String> {
+        let engine = self
+            .engine
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        engine.run(request, webhook_id, context)
+    }
+
+    /// Read and compile the script again; on failure the previous one
+    /// stays.
+    pub fn reload(&self) -> Result<(), String> {
+        let engine = compile(&self.path, &self.handler, self.timeout)?;
+        *self.engine.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(engine);
+        Ok(())
+    }
+}
+
+/// Compile every handler's script again on each SIGHUP, logging the
+/// outcome, until the task is aborted.
+pub fn reload_on_sighup(
+    handlers: Arc<BTreeMap<HandlerName, Arc<Handler>>>,
+) -> std::io::Result<tokio::task::JoinHandle<()>> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut hup = signal(SignalKind::hangup())?;
+        Ok(tokio::spawn(async move {
+            while hup.recv().await.is_some() {
+                for (name, h) in handlers.iter() {
+                    let Some(t) = &h.transform else { continue };
+                    match t.reload() {
+                        Ok(()) => tracing::info!(handler = %name, "SIGHUP: transform reloaded"),
+                        Err(error) => tracing::error!(
+                            handler = %name, %error,
+                            "SIGHUP: transform not reloaded; the previous script stays"
+                        ),
+                    }
+                }
+            }
+        }))
+    }
+    #[cfg(not(unix))]
+    Ok(tokio::spawn(async {}))
 }

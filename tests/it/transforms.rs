@@ -176,11 +176,6 @@ async fn a_hostile_script_fails_its_attempt_with_the_reason(backend: Backend) {
     assert_eq!(healthy.wait_for(2, Duration::from_secs(10)).await.len(), 2);
 }
 
-backend_tests!(
-    a_hookdeck_script_reshapes_what_the_handler_receives,
-    a_hostile_script_fails_its_attempt_with_the_reason
-);
-
 #[test]
 fn the_transform_command_previews_what_a_handler_would_receive() {
     use base64::Engine as _;
@@ -289,3 +284,62 @@ fn check_config_reports_a_script_that_does_not_compile_with_its_line() {
     );
     assert!(stderr.contains("(line 3)"), "{stderr}");
 }
+
+async fn a_fixed_script_applies_on_the_next_attempt_after_sighup(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("billing.js");
+    std::fs::write(
+        &script,
+        "addHandler(\"transform\", (request) => { throw new Error(\"not yet\"); });\n",
+    )
+    .unwrap();
+    let sink = Sink::start(vec![]);
+    let mut opts = AppOptions::new(backend);
+    opts.extra = format!(
+        "{}[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"200ms\"\nbackoff_max = \"300ms\"\n",
+        handler("billing", &sink, &script, "max_attempts = 50")
+    );
+    let app = spawn_app_with(opts).await;
+    let w = Webhook::new("stripe", "acme", "evt_fix", "charge.succeeded", "x");
+    assert_eq!(app.send_json(&w).await.1["status"], "accepted");
+    // Failing, with the script's reason.
+    let mut failed = false;
+    for _ in 0..300 {
+        let report = app
+            .store
+            .event_report("stripe", "acme", "evt_fix")
+            .await
+            .unwrap();
+        failed = report
+            .iter()
+            .flat_map(|r| &r.deliveries)
+            .flat_map(|d| &d.attempts)
+            .any(|a| {
+                a.error
+                    .as_deref()
+                    .is_some_and(|e| e.contains("Error: not yet (line 1)"))
+            });
+        if failed {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(failed, "no failed attempt recorded");
+    std::fs::write(&script, RESHAPE).unwrap();
+    // Each test runs in a process of its own: the signal is this test's.
+    let status = std::process::Command::new("kill")
+        .args(["-HUP", &std::process::id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let got = sink.wait_for(1, Duration::from_secs(10)).await;
+    let body: serde_json::Value = serde_json::from_slice(&got[0].body).unwrap();
+    assert_eq!(body["id"], "evt_fix");
+    assert_eq!(body["handler"], "billing");
+}
+
+backend_tests!(
+    a_hookdeck_script_reshapes_what_the_handler_receives,
+    a_hostile_script_fails_its_attempt_with_the_reason,
+    a_fixed_script_applies_on_the_next_attempt_after_sighup
+);

@@ -82,6 +82,8 @@ async fn show(
     let headers = super::headers::section(state, &event, &forwarded(&payloads)).await;
     let links = event_links(&event.provider, &event.tenant, &event.event_id);
     let filtered = super::filtered::handlers(&state.settings, &report);
+    let kept = forwarded(&payloads);
+    let preview = super::preview::section(&state.settings, &report, body.as_deref(), &kept).await;
     let content = html! {
         h1 { "Event " code { (event.event_id) } }
         p.muted { (event.provider) " / " (event.tenant) }
@@ -111,6 +113,7 @@ async fn show(
             @for d in &report.deliveries { (delivery(d, &links.redeliver, &auth.0.csrf)) }
             (super::filtered::section(&filtered))
         }
+        (preview)
         @if !report.quarantined.is_empty() { (quarantined(&report)) }
         @if let Some(held) = &report.held { (super::held::section(held, &links.release, &auth.0.csrf)) }
     };

@@ -25,6 +25,7 @@ mod headers;
 mod held;
 mod overview;
 pub mod page;
+mod preview;
 pub mod recent;
 pub mod session;
 mod sign_in;

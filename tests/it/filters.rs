@@ -99,6 +99,7 @@ async fn a_filtered_event_reaches_only_the_handlers_it_passes(backend: Backend) 
     assert_eq!(status, 200);
     let filtered_badge = "big-charges <span class=\"badge filtered\">filtered</span>";
     assert!(page.contains(filtered_badge), "{page}");
+    assert!(page.contains("Its filter refuses this event"), "{page}");
     let (_, page) = op.get("/console/events/stripe/acme/evt_big").await;
     assert!(!page.contains(filtered_badge), "{page}");
 }

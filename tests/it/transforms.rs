@@ -9,6 +9,7 @@ use crate::common;
 
 use std::time::Duration;
 
+use common::console::{Operator, TOKEN};
 use common::sink::Sink;
 use common::{spawn_app_with, AppOptions, Backend, TestApp, Webhook};
 use hookline::provider::{Definitions, HeaderLookup, SignInput};
@@ -66,7 +67,7 @@ async fn a_hookdeck_script_reshapes_what_the_handler_receives(backend: Backend) 
     let plain = Sink::start(vec![]);
     let mut opts = AppOptions::new(backend);
     opts.extra = format!(
-        "{}[handlers.plain]\nurl = \"{}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\n[delivery]\npoll_interval = \"20ms\"\n",
+        "{}[handlers.plain]\nurl = \"{}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\n[delivery]\npoll_interval = \"20ms\"\n[admin]\ntoken = \"{TOKEN}\"\n",
         handler("reshaped", &sink, &script, ""),
         plain.url
     );
@@ -111,6 +112,25 @@ async fn a_hookdeck_script_reshapes_what_the_handler_receives(backend: Backend) 
     assert_eq!(
         r.header("webhook-signature"),
         expected.header("webhook-signature")
+    );
+
+    // The console's event page previews the same message.
+    let op = Operator::sign_in(&app).await;
+    let (status, page) = op.get("/console/events/stripe/acme/evt_tr1").await;
+    assert_eq!(status, 200);
+    let preview = page
+        .split("<summary>reshaped</summary>")
+        .nth(1)
+        .expect("a preview for the handler with a transform");
+    let preview = preview.split("</details>").next().unwrap();
+    assert!(preview.contains("x-reshaped: yes"), "{preview}");
+    assert!(
+        preview.contains("&quot;kind&quot;:&quot;charge.succeeded&quot;"),
+        "{preview}"
+    );
+    assert!(
+        preview.contains("&quot;handler&quot;:&quot;reshaped&quot;"),
+        "{preview}"
     );
 }
 

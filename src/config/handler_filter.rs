@@ -1,5 +1,6 @@
-//! A handler's filter: compiled from `filter` or `filter_file` at load,
-//! and applied when an event is routed to the handlers.
+//! A handler's filter and transform: the filter compiled from `filter` or
+//! `filter_file` at load and applied when an event is routed to the
+//! handlers; the transform's script compiled at load.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -69,4 +70,17 @@ pub(super) fn compile(h: &Handler) -> Result<Option<Filter>, (&'static str, Stri
     Filter::parse(&text)
         .map(Some)
         .map_err(|e| ("filter_file", e.to_string()))
+}
+
+/// The handler's `transform` script, compiled; or why it cannot be.
+pub(super) fn load_transform(
+    h: &Handler,
+) -> Result<Option<Arc<crate::transform::Transform>>, String> {
+    let Some(path) = &h.transform_file else {
+        return Ok(None);
+    };
+    let timeout = h
+        .transform_timeout
+        .unwrap_or(crate::transform::DEFAULT_TIMEOUT);
+    crate::transform::load(path, h.name.as_str(), timeout).map(|t| Some(Arc::new(t)))
 }

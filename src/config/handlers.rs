@@ -323,14 +323,9 @@ pub(super) fn resolve(
             Ok(filter) => h.filter = filter,
             Err((field, reason)) => issues.push(ConfigIssue::new(key(&at, field), reason)),
         }
-        if let Some(path) = &h.transform_file {
-            let timeout = h
-                .transform_timeout
-                .unwrap_or(crate::transform::DEFAULT_TIMEOUT);
-            match crate::transform::load(path, name.as_str(), timeout) {
-                Ok(t) => h.transform = Some(Arc::new(t)),
-                Err(e) => issues.push(ConfigIssue::new(key(&at, "transform"), e)),
-            }
+        match super::handler_filter::load_transform(h) {
+            Ok(t) => h.transform = t,
+            Err(e) => issues.push(ConfigIssue::new(key(&at, "transform"), e)),
         }
         let (settings, problems) = destination::resolve(h, &at);
         issues.extend(problems);

@@ -79,5 +79,6 @@ mod tls;
 mod tls_flood;
 mod tls_reload;
 mod transforms;
+mod transforms_brokers;
 mod vectors;
 mod verdict_log;

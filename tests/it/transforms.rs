@@ -32,6 +32,14 @@ addHandler("transform", (request, context) => {
 });
 "#;
 
+/// The example of https://hookdeck.com/docs/transformations, as written
+/// there.
+const DOCUMENTED: &str = r#"addHandler('transform', (request, context) => {
+  request.headers['example-header'] = 'Hello World';
+  return request;
+});
+"#;
+
 fn handler(name: &str, sink: &Sink, script: &std::path::Path, extra: &str) -> String {
     format!(
         "[handlers.{name}]\nurl = \"{}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\ntimeout = \"2s\"\ntransform = \"{}\"\n{extra}\n",
@@ -63,12 +71,16 @@ async fn a_hookdeck_script_reshapes_what_the_handler_receives(backend: Backend) 
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("reshape.js");
     std::fs::write(&script, RESHAPE).unwrap();
+    let documented_script = dir.path().join("documented.js");
+    std::fs::write(&documented_script, DOCUMENTED).unwrap();
     let sink = Sink::start(vec![]);
     let plain = Sink::start(vec![]);
+    let documented = Sink::start(vec![]);
     let mut opts = AppOptions::new(backend);
     opts.extra = format!(
-        "{}[handlers.plain]\nurl = \"{}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\n[delivery]\npoll_interval = \"20ms\"\n[admin]\ntoken = \"{TOKEN}\"\n",
+        "{}{}[handlers.plain]\nurl = \"{}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\n[delivery]\npoll_interval = \"20ms\"\n[admin]\ntoken = \"{TOKEN}\"\n",
         handler("reshaped", &sink, &script, ""),
+        handler("documented", &documented, &documented_script, ""),
         plain.url
     );
     let app = spawn_app_with(opts).await;
@@ -83,6 +95,14 @@ async fn a_hookdeck_script_reshapes_what_the_handler_receives(backend: Backend) 
     );
     assert_eq!(r.header("content-type"), Some("application/json"));
     assert_eq!(r.header("x-reshaped"), Some("yes"));
+    // Hookdeck's own example runs unchanged: its header added, the body
+    // the same JSON.
+    let doc = documented.wait_for(1, Duration::from_secs(10)).await;
+    assert_eq!(doc[0].header("example-header"), Some("Hello World"));
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&doc[0].body).unwrap(),
+        serde_json::from_slice::<serde_json::Value>(&w.body).unwrap()
+    );
     // The untouched handler still gets the provider's bytes.
     let other = plain.wait_for(1, Duration::from_secs(10)).await;
     assert_eq!(other[0].body, w.body);

@@ -22,6 +22,7 @@ pub mod ingest;
 pub mod lookup;
 pub mod metrics;
 pub mod provider;
+pub mod reload;
 pub mod replay;
 pub mod store;
 pub mod telemetry;

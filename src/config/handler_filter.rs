@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::handlers::{matching_handlers, Handler};
 use super::names::HandlerName;
-use crate::filter::{self, Filter};
+use crate::filter::{self, Filter, ReloadingFilter};
 
 /// The handlers an event goes to, and those whose filter refused it.
 #[derive(Debug, Default)]
@@ -49,7 +49,7 @@ pub fn route<'a>(
 
 /// The handler's `filter` or `filter_file`, compiled; or the key at fault
 /// and why (`$.body.amount: $gte needs a number or a string`).
-pub(super) fn compile(h: &Handler) -> Result<Option<Filter>, (&'static str, String)> {
+pub(super) fn compile(h: &Handler) -> Result<Option<ReloadingFilter>, (&'static str, String)> {
     let text = match (&h.filter_setting, &h.filter_file) {
         (None, None) => return Ok(None),
         (Some(_), Some(_)) => {
@@ -57,7 +57,7 @@ pub(super) fn compile(h: &Handler) -> Result<Option<Filter>, (&'static str, Stri
         }
         (Some(text), None) => {
             return Filter::parse(text)
-                .map(Some)
+                .map(|f| Some(ReloadingFilter::new(f, None)))
                 .map_err(|e| ("filter", e.to_string()))
         }
         (None, Some(path)) => std::fs::read_to_string(path).map_err(|e| {
@@ -68,7 +68,7 @@ pub(super) fn compile(h: &Handler) -> Result<Option<Filter>, (&'static str, Stri
         })?,
     };
     Filter::parse(&text)
-        .map(Some)
+        .map(|f| Some(ReloadingFilter::new(f, h.filter_file.clone())))
         .map_err(|e| ("filter_file", e.to_string()))
 }
 

@@ -20,7 +20,7 @@ use super::names::HandlerName;
 use super::patterns::{EventGlobs, Globs};
 use super::tls::TlsFiles;
 use super::DeliverySettings;
-use crate::filter::Filter;
+use crate::filter::ReloadingFilter;
 use crate::provider::Key;
 
 /// A downstream handler.
@@ -122,7 +122,7 @@ pub struct Handler {
     pub filter_file: Option<PathBuf>,
     /// The filter in force, compiled. Derived.
     #[serde(skip)]
-    pub filter: Option<Filter>,
+    pub filter: Option<ReloadingFilter>,
     /// `transform` in the file: a JavaScript file with Hookdeck's
     /// `addHandler("transform", (request, context) => ...)`, run on every
     /// attempt; the handler receives what it returns. Default none.
@@ -270,10 +270,7 @@ pub(super) fn forwarded_per_provider(
             .flat_map(|h| {
                 // The headers a filter reads are kept the same way, so the
                 // filter sees them.
-                let filtered = h
-                    .filter
-                    .iter()
-                    .flat_map(|f| f.header_names().iter().cloned());
+                let filtered = h.filter.iter().flat_map(|f| f.header_names());
                 h.forward_headers
                     .iter()
                     .map(|f| f.to_string())

@@ -109,10 +109,6 @@ impl Workers {
             let me = self.clone();
             tokio::spawn(me.take_handed(rx))
         });
-        // SIGHUP compiles the handlers' scripts again.
-        let reload = crate::transform::reload_on_sighup(self.handlers.clone())
-            .map_err(|e| tracing::warn!(error = %e, "transforms will not reload on SIGHUP"))
-            .ok();
         tracing::info!(owner = %self.owner, concurrency = self.settings.concurrency, "delivery workers started");
         // Under load, slots free up one at a time; leasing for each alone
         // would cost a statement per delivery. So while deliveries are in
@@ -199,7 +195,7 @@ impl Workers {
             drop(self.outcomes.acquire_many(outcomes).await);
         })
         .await;
-        for task in handed.into_iter().chain(reload) {
+        if let Some(task) = handed {
             task.abort();
         }
         tracing::info!("delivery workers stopped");

@@ -19,10 +19,12 @@
 
 mod compile;
 mod eval;
+mod reloading;
 
 use serde_json::{Map, Value};
 
 pub use compile::CompileError;
+pub use reloading::ReloadingFilter;
 
 /// A compiled filter: what a handler's `filter` or `filter_file` holds.
 #[derive(Debug, Clone)]

@@ -19,15 +19,12 @@
 mod engine;
 mod request;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use engine::Engine;
 pub use request::Request;
-
-use crate::config::{Handler, HandlerName};
 
 /// A call's wall-clock limit unless the handler sets `transform_timeout`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(100);
@@ -89,32 +86,4 @@ impl Transform {
         *self.engine.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(engine);
         Ok(())
     }
-}
-
-/// Compile every handler's script again on each SIGHUP, logging the
-/// outcome, until the task is aborted.
-pub fn reload_on_sighup(
-    handlers: Arc<BTreeMap<HandlerName, Arc<Handler>>>,
-) -> std::io::Result<tokio::task::JoinHandle<()>> {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        let mut hup = signal(SignalKind::hangup())?;
-        Ok(tokio::spawn(async move {
-            while hup.recv().await.is_some() {
-                for (name, h) in handlers.iter() {
-                    let Some(t) = &h.transform else { continue };
-                    match t.reload() {
-                        Ok(()) => tracing::info!(handler = %name, "SIGHUP: transform reloaded"),
-                        Err(error) => tracing::error!(
-                            handler = %name, %error,
-                            "SIGHUP: transform not reloaded; the previous script stays"
-                        ),
-                    }
-                }
-            }
-        }))
-    }
-    #[cfg(not(unix))]
-    Ok(tokio::spawn(async {}))
 }

@@ -130,11 +130,6 @@ async fn a_header_filter_matches_names_without_case(backend: Backend) {
     );
 }
 
-backend_tests!(
-    a_filtered_event_reaches_only_the_handlers_it_passes,
-    a_header_filter_matches_names_without_case
-);
-
 #[test]
 fn check_config_names_the_key_and_the_json_path_of_a_mistake() {
     let dir = tempfile::tempdir().unwrap();
@@ -186,3 +181,64 @@ filter_file = "{file}"
         "{stderr}"
     );
 }
+
+async fn sighup_reads_a_filter_file_again(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("big.json");
+    std::fs::write(
+        &file,
+        r#"{"body": {"data": {"object": {"amount": {"$gte": 1000}}}}}"#,
+    )
+    .unwrap();
+    let big = Sink::start(vec![]);
+    let mut opts = AppOptions::new(backend);
+    opts.extra = format!(
+        "{}[delivery]\npoll_interval = \"20ms\"\n",
+        handler(
+            "big-charges",
+            &big,
+            "stripe:charge.*",
+            &format!("filter_file = \"{}\"", file.display())
+        ),
+    );
+    let app = spawn_app_with(opts).await;
+    assert_eq!(
+        app.send_json(&charge("evt_r1", 500, "usd")).await.1["status"],
+        "accepted"
+    );
+    let filtered = r#"hookline_filtered_total{handler="big-charges"}"#;
+    assert_eq!(app.metric(filtered).await, 1.0);
+    // The threshold is lowered; SIGHUP (each test runs in a process of its
+    // own: the signal is this test's).
+    std::fs::write(
+        &file,
+        r#"{"body": {"data": {"object": {"amount": {"$gte": 100}}}}}"#,
+    )
+    .unwrap();
+    let status = Command::new("kill")
+        .args(["-HUP", &std::process::id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut delivered = Vec::new();
+    for i in 0..50 {
+        let id = format!("evt_r2_{i}");
+        if app.send_json(&charge(&id, 500, "usd")).await.1["status"] != "accepted" {
+            panic!("{id} not accepted");
+        }
+        delivered = big.wait_for(1, Duration::from_millis(200)).await;
+        if !delivered.is_empty() {
+            break;
+        }
+    }
+    assert!(
+        !delivered.is_empty(),
+        "the reloaded filter never let an event through"
+    );
+}
+
+backend_tests!(
+    a_filtered_event_reaches_only_the_handlers_it_passes,
+    a_header_filter_matches_names_without_case,
+    sighup_reads_a_filter_file_again
+);

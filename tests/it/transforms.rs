@@ -283,6 +283,22 @@ transform = "{script}"
         serde_json::from_str::<serde_json::Value>(body).unwrap(),
         serde_json::json!({"kind": "charge.succeeded", "id": "evt_cli", "handler": "reshaped"})
     );
+    // check-config names the filter and the script.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookline"))
+        .args(["check-config", "--config"])
+        .arg(&config)
+        .env_remove("HOOKLINE_CONFIG")
+        .output()
+        .unwrap();
+    let described = String::from_utf8_lossy(&out.stdout);
+    assert!(described.contains("\n    filter (inline)\n"), "{described}");
+    assert!(
+        described.contains(&format!(
+            "\n    transform {} (timeout 100ms)\n",
+            script.display()
+        )),
+        "{described}"
+    );
     let (code, stdout) = run(&capture("invoice.paid"));
     assert_eq!(code, Some(1));
     assert!(

@@ -199,6 +199,8 @@ impl Application {
         let wake = workers.as_ref().map(Workers::waker);
         let workers = workers.map(|w| tokio::spawn(w.run(stop_workers.clone())));
         let purge = tokio::spawn(purge_loop(store.clone()));
+        // SIGHUP reloads the handlers' filter files and scripts.
+        let reload = crate::reload::on_sighup(Arc::new(settings.handlers.clone()))?;
         let grace = settings.server.shutdown_timeout;
         let retention = verdict_retention(&settings);
         let mut state = AppState::new(Arc::new(settings), store, wake, metrics, fetcher);
@@ -245,6 +247,7 @@ impl Application {
             let _ = alerts.await;
         }
         purge.abort();
+        reload.abort();
         result
     }
 }

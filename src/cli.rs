@@ -4,6 +4,7 @@
 mod args;
 mod handshake_request;
 mod operate;
+mod transform_preview;
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -58,6 +59,17 @@ enum Command {
     CheckConfig(ConfigArg),
     /// Apply migrations to the configured stores.
     Migrate(ConfigArg),
+    /// Print what a handler would receive for a captured request (its
+    /// filter, transform and signature applied), or why it would get none.
+    Transform {
+        #[command(flatten)]
+        config: ConfigArg,
+        /// The handler (`[handlers.NAME]`).
+        #[arg(long)]
+        handler: String,
+        /// A capture file (`[capture] dir` writes them).
+        capture: PathBuf,
+    },
     /// Print the headers a provider would send for the body on standard input.
     Sign {
         /// Provider kind, e.g. stripe (`hookline providers list` names
@@ -188,6 +200,11 @@ async fn run(command: Command) -> anyhow::Result<i32> {
                 Ok(1)
             }
         },
+        Command::Transform {
+            config,
+            handler,
+            capture,
+        } => transform_preview::run(&config.load()?, &handler, &capture).await,
         Command::Migrate(arg) => {
             let settings = arg.load()?;
             let done = crate::store::Store::migrate(&settings.store).await?;

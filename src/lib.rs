@@ -15,6 +15,7 @@ pub mod cli;
 pub mod config;
 pub mod console;
 pub mod delivery;
+pub mod filter;
 pub mod fuzzing;
 pub mod http;
 pub mod ids;
@@ -22,10 +23,12 @@ pub mod ingest;
 pub mod lookup;
 pub mod metrics;
 pub mod provider;
+pub mod reload;
 pub mod replay;
 pub mod store;
 pub mod telemetry;
 pub mod text;
+pub mod transform;
 
 /// Arm the crash points named in `FAILPOINTS` (only with the `failpoints`
 /// feature; see `docs/crash-matrix.md`). Keep the guard while running.

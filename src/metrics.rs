@@ -33,6 +33,8 @@ pub struct Metrics {
     pub deliveries: IntCounterVec,
     /// Delivery attempt latency: handler.
     pub attempt_seconds: HistogramVec,
+    /// Events a handler subscribes to that its filter refused: handler.
+    pub filtered: IntCounterVec,
     /// Requests refused to protect the receiver, before verification:
     /// reason (`rate_limited`, `body_timeout`, `buffer_full`).
     pub requests_refused: IntCounterVec,
@@ -115,6 +117,11 @@ impl Metrics {
             "delivery_attempts_total",
             "Delivery attempts by handler and outcome",
             &["handler", "outcome"],
+        );
+        let filtered = counter(
+            "filtered_total",
+            "Events a handler subscribes to that its filter refused (not delivered), by handler",
+            &["handler"],
         );
         let attempt_seconds = HistogramVec::new(
             HistogramOpts::new(
@@ -204,6 +211,7 @@ impl Metrics {
             dedup,
             deliveries,
             attempt_seconds,
+            filtered,
             requests_refused,
             handshakes,
             store_errors,

@@ -220,6 +220,27 @@ impl Settings {
             if !h.forward_headers.is_empty() {
                 let _ = writeln!(out, "    forward_headers {}", list(&h.forward_headers));
             }
+            match (&h.filter_file, &h.filter_setting) {
+                (Some(file), _) => {
+                    let _ = writeln!(out, "    filter from {}", file.display());
+                }
+                // Not printed: a filter may compare a header with a token.
+                (None, Some(_)) => {
+                    let _ = writeln!(out, "    filter (inline)");
+                }
+                (None, None) => {}
+            }
+            if let Some(script) = &h.transform_file {
+                let timeout = h
+                    .transform_timeout
+                    .unwrap_or(crate::transform::DEFAULT_TIMEOUT);
+                let _ = writeln!(
+                    out,
+                    "    transform {} (timeout {})",
+                    script.display(),
+                    d(timeout)
+                );
+            }
             if let Some(tls) = h.client_tls() {
                 let _ = writeln!(
                     out,

@@ -20,6 +20,7 @@ use super::names::HandlerName;
 use super::patterns::{EventGlobs, Globs};
 use super::tls::TlsFiles;
 use super::DeliverySettings;
+use crate::filter::ReloadingFilter;
 use crate::provider::Key;
 
 /// A downstream handler.
@@ -111,6 +112,28 @@ pub struct Handler {
     /// What the destination needs beyond the URL. Derived.
     #[serde(skip)]
     pub destination: Derived<DestinationSettings>,
+    /// `filter` in the file: a filter in Hookdeck's syntax (JSON, over
+    /// `headers`, `body` and `path`); an event it refuses is not delivered
+    /// to this handler. Default none.
+    #[serde(default, rename = "filter")]
+    pub filter_setting: Option<String>,
+    /// The same filter read from a JSON file. Default none.
+    #[serde(default)]
+    pub filter_file: Option<PathBuf>,
+    /// The filter in force, compiled. Derived.
+    #[serde(skip)]
+    pub filter: Option<ReloadingFilter>,
+    /// `transform` in the file: a JavaScript file with Hookdeck's
+    /// `addHandler("transform", (request, context) => ...)`, run on every
+    /// attempt; the handler receives what it returns. Default none.
+    #[serde(default, rename = "transform")]
+    pub transform_file: Option<PathBuf>,
+    /// Wall-clock limit of one run of the transform. Default `100ms`.
+    #[serde(default, with = "humantime_serde")]
+    pub transform_timeout: Option<Duration>,
+    /// The script in force, compiled. Derived.
+    #[serde(skip)]
+    pub transform: Option<Arc<crate::transform::Transform>>,
 }
 
 fn all_tenants() -> Globs {
@@ -155,6 +178,8 @@ impl fmt::Debug for Handler {
             .field("concurrency", &self.concurrency)
             .field("forward_headers", &self.forward_headers)
             .field("client_tls", &self.client_tls())
+            .field("filter", &self.filter.is_some())
+            .field("transform", &self.transform_file)
             .finish_non_exhaustive()
     }
 }
@@ -242,7 +267,15 @@ pub(super) fn forwarded_per_provider(
                         .is_ok_and(|g| g.compile_matcher().is_match(name.as_str()))
                 })
             })
-            .flat_map(|h| h.forward_headers.iter().map(|f| f.to_string()))
+            .flat_map(|h| {
+                // The headers a filter reads are kept the same way, so the
+                // filter sees them.
+                let filtered = h.filter.iter().flat_map(|f| f.header_names());
+                h.forward_headers
+                    .iter()
+                    .map(|f| f.to_string())
+                    .chain(filtered)
+            })
             .collect();
         names.sort_by_key(|n| n.to_ascii_lowercase());
         names.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
@@ -282,6 +315,14 @@ pub(super) fn resolve(
         }
         if let Some(tls) = h.client_tls() {
             issues.extend(tls.check(&key(&at, "client_cert_file"), &key(&at, "client_key_file")));
+        }
+        match super::handler_filter::compile(h) {
+            Ok(filter) => h.filter = filter,
+            Err((field, reason)) => issues.push(ConfigIssue::new(key(&at, field), reason)),
+        }
+        match super::handler_filter::load_transform(h) {
+            Ok(t) => h.transform = t,
+            Err(e) => issues.push(ConfigIssue::new(key(&at, "transform"), e)),
         }
         let (settings, problems) = destination::resolve(h, &at);
         issues.extend(problems);

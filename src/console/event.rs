@@ -81,6 +81,9 @@ async fn show(
     let body = body_of(state, &event, &report, payloads.first()).await?;
     let headers = super::headers::section(state, &event, &forwarded(&payloads)).await;
     let links = event_links(&event.provider, &event.tenant, &event.event_id);
+    let filtered = super::filtered::handlers(&state.settings, &report);
+    let kept = forwarded(&payloads);
+    let preview = super::preview::section(&state.settings, &report, body.as_deref(), &kept).await;
     let content = html! {
         h1 { "Event " code { (event.event_id) } }
         p.muted { (event.provider) " / " (event.tenant) }
@@ -98,15 +101,19 @@ async fn show(
         h2 { "Deliveries" }
         @if report.deliveries.is_empty() && report.held.is_some() {
             p.muted { "None: the event is held." }
-        } @else if report.deliveries.is_empty() {
+        } @else if report.deliveries.is_empty() && filtered.is_empty() {
             p.muted { "No handler subscribes to this event." }
+        } @else if report.deliveries.is_empty() {
+            (super::filtered::section(&filtered))
         } @else {
             form.inline method="post" action=(links.redeliver) {
                 input type="hidden" name="csrf" value=(auth.0.csrf);
                 button type="submit" { "Redeliver to all handlers" }
             }
             @for d in &report.deliveries { (delivery(d, &links.redeliver, &auth.0.csrf)) }
+            (super::filtered::section(&filtered))
         }
+        (preview)
         @if !report.quarantined.is_empty() { (quarantined(&report)) }
         @if let Some(held) = &report.held { (super::held::section(held, &links.release, &auth.0.csrf)) }
     };

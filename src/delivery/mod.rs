@@ -5,4 +5,6 @@ pub mod destination;
 pub mod gate;
 pub mod outgoing;
 pub mod policy;
+pub mod preview;
+pub mod transform;
 pub mod worker;

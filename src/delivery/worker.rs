@@ -282,11 +282,18 @@ impl Workers {
         };
         // The one place the message is built; then the handler's
         // destination sends it.
-        let outgoing = Outgoing::new(&d, handler, attempt, chrono::Utc::now().timestamp())
-            .signed(handler.signing_key.as_ref())
-            .traced(TraceHeaders::of(&tracing::Span::current()));
+        let outgoing = Outgoing::new(&d, handler, attempt, chrono::Utc::now().timestamp());
         let started = std::time::Instant::now();
-        let sent = self.destinations[d.handler.as_str()].send(&outgoing).await;
+        // A handler's transform runs first; its failure is a failed attempt.
+        let sent = match super::transform::apply(handler, outgoing).await {
+            Ok(outgoing) => {
+                let outgoing = outgoing
+                    .signed(handler.signing_key.as_ref())
+                    .traced(TraceHeaders::of(&tracing::Span::current()));
+                self.destinations[d.handler.as_str()].send(&outgoing).await
+            }
+            Err(error) => super::destination::Sent::retry(error),
+        };
         let latency = started.elapsed();
         if matches!(sent.outcome, Verdict::Acknowledged) {
             crash_point!("after_handler_ack");

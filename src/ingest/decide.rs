@@ -29,12 +29,14 @@ impl Ingest {
     pub(super) async fn decide(&self, ev: VerifiedWebhook) -> Result<Decided, Refusal> {
         let store = &self.store;
         let provider = ev.provider().clone();
-        let handlers = crate::config::matching_handlers(
+        let routed = crate::config::route(
             &self.settings.handlers,
             ev.provider_name(),
             ev.tenant(),
             ev.event_type(),
+            || filter_request(&ev),
         );
+        let handlers = routed.handlers;
         crash_point!("before_claim");
         // A non-critical event no handler wants: its dedup record is all
         // there is to write, and the store may claim and complete it in one
@@ -54,6 +56,12 @@ impl Ingest {
             .instrument(tracing::info_span!("dedup.claim"))
             .await?;
         self.count_claim(&ev, claim);
+        if matches!(claim, ClaimOutcome::Owned(_) | ClaimOutcome::Recorded) {
+            // Counted once per event, not per retry of it.
+            for name in &routed.filtered {
+                self.metrics.filtered.with_label_values(&[name]).inc();
+            }
+        }
         let owner = match claim {
             ClaimOutcome::Owned(owner) => owner,
             ClaimOutcome::Recorded => return Ok(decided(ev, Status::Accepted)),
@@ -191,4 +199,18 @@ impl Ingest {
 
 fn decided(ev: VerifiedWebhook, status: Status) -> Decided {
     Decided { ev, status }
+}
+
+/// The event as a handler's filter sees it: the headers kept from the
+/// request (those a filter or `forward_headers` names, and the content
+/// type), the body, and the path it came to.
+fn filter_request(ev: &VerifiedWebhook) -> crate::filter::Request {
+    let content_type = ev.content_type().map(|t| ("content-type", t));
+    let headers = ev
+        .forwarded_headers()
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .chain(content_type);
+    let path = crate::filter::Request::path_of(ev.provider_name(), ev.tenant().as_str());
+    crate::filter::Request::new(headers, ev.body(), &path)
 }

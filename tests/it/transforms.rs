@@ -1,0 +1,401 @@
+//! Per-handler transformations (issue 27) through `serve`: a script in
+//! Hookdeck's form (https://hookdeck.com/docs/transformations) reshapes
+//! what the handler receives, the signature covers the transformed body
+//! and the `webhook-id` stays the event's; scripts that throw, loop
+//! forever, allocate without bound or return garbage fail the attempt with
+//! their reason, and hookline keeps delivering to everyone else.
+
+use crate::common;
+
+use std::time::Duration;
+
+use common::console::{Operator, TOKEN};
+use common::sink::Sink;
+use common::{spawn_app_with, AppOptions, Backend, TestApp, Webhook};
+use hookline::provider::{Definitions, HeaderLookup, SignInput};
+use hookline::store::delivery::DeliveryState;
+
+use common::HANDLER_SECRET;
+
+/// Hookdeck's documented shape: `addHandler("transform", ...)` that edits
+/// and returns the request.
+const RESHAPE: &str = r#"
+addHandler("transform", (request, context) => {
+  console.log("reshaping", context.event_type);
+  request.body = {
+    kind: request.body.type,
+    id: request.body.id,
+    handler: context.handler,
+  };
+  request.headers["x-reshaped"] = "yes";
+  return request;
+});
+"#;
+
+/// The example of https://hookdeck.com/docs/transformations, as written
+/// there.
+const DOCUMENTED: &str = r#"addHandler('transform', (request, context) => {
+  request.headers['example-header'] = 'Hello World';
+  return request;
+});
+"#;
+
+fn handler(name: &str, sink: &Sink, script: &std::path::Path, extra: &str) -> String {
+    format!(
+        "[handlers.{name}]\nurl = \"{}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\ntimeout = \"2s\"\ntransform = \"{}\"\n{extra}\n",
+        sink.url,
+        script.display()
+    )
+}
+
+async fn attempt_errors(app: &TestApp, event_id: &str, name: &str) -> Vec<String> {
+    for _ in 0..300 {
+        let report = app
+            .store
+            .event_report("stripe", "acme", event_id)
+            .await
+            .unwrap();
+        if let Some(d) = report
+            .iter()
+            .flat_map(|r| &r.deliveries)
+            .find(|d| d.delivery.handler == name && d.delivery.state == DeliveryState::Dead)
+        {
+            return d.attempts.iter().filter_map(|a| a.error.clone()).collect();
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("{name} never dead-lettered {event_id}");
+}
+
+async fn a_hookdeck_script_reshapes_what_the_handler_receives(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("reshape.js");
+    std::fs::write(&script, RESHAPE).unwrap();
+    let documented_script = dir.path().join("documented.js");
+    std::fs::write(&documented_script, DOCUMENTED).unwrap();
+    let sink = Sink::start(vec![]);
+    let plain = Sink::start(vec![]);
+    let documented = Sink::start(vec![]);
+    let mut opts = AppOptions::new(backend);
+    opts.extra = format!(
+        "{}{}[handlers.plain]\nurl = \"{}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\n[delivery]\npoll_interval = \"20ms\"\n[admin]\ntoken = \"{TOKEN}\"\n",
+        handler("reshaped", &sink, &script, ""),
+        handler("documented", &documented, &documented_script, ""),
+        plain.url
+    );
+    let app = spawn_app_with(opts).await;
+    let w = Webhook::new("stripe", "acme", "evt_tr1", "charge.succeeded", "x");
+    assert_eq!(app.send_json(&w).await.1["status"], "accepted");
+    let got = sink.wait_for(1, Duration::from_secs(10)).await;
+    let r = &got[0];
+    let body: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(
+        body,
+        serde_json::json!({"kind": "charge.succeeded", "id": "evt_tr1", "handler": "reshaped"})
+    );
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    assert_eq!(r.header("x-reshaped"), Some("yes"));
+    // Hookdeck's own example runs unchanged: its header added, the body
+    // the same JSON.
+    let doc = documented.wait_for(1, Duration::from_secs(10)).await;
+    assert_eq!(doc[0].header("example-header"), Some("Hello World"));
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&doc[0].body).unwrap(),
+        serde_json::from_slice::<serde_json::Value>(&w.body).unwrap()
+    );
+    // The untouched handler still gets the provider's bytes.
+    let other = plain.wait_for(1, Duration::from_secs(10)).await;
+    assert_eq!(other[0].body, w.body);
+    // The signature covers the transformed body, under the event's id.
+    let id = r.header("webhook-id").unwrap();
+    assert_eq!(
+        id,
+        hookline::delivery::outgoing::webhook_id("stripe", "acme", "evt_tr1", "reshaped")
+    );
+    let defs = Definitions::load(None).unwrap();
+    let sw = defs.get("standard-webhooks").unwrap();
+    let key = sw.decode_secret(HANDLER_SECRET).unwrap();
+    let ts: i64 = r.header("webhook-timestamp").unwrap().parse().unwrap();
+    let expected = sw
+        .sign(
+            &key,
+            &SignInput {
+                method: "POST",
+                url: "",
+                headers: &[],
+                body: &r.body,
+                id,
+                timestamp: ts,
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        r.header("webhook-signature"),
+        expected.header("webhook-signature")
+    );
+
+    // The console's event page previews the same message.
+    let op = Operator::sign_in(&app).await;
+    let (status, page) = op.get("/console/events/stripe/acme/evt_tr1").await;
+    assert_eq!(status, 200);
+    let preview = page
+        .split("<summary>reshaped</summary>")
+        .nth(1)
+        .expect("a preview for the handler with a transform");
+    let preview = preview.split("</details>").next().unwrap();
+    assert!(preview.contains("x-reshaped: yes"), "{preview}");
+    assert!(
+        preview.contains("&quot;kind&quot;:&quot;charge.succeeded&quot;"),
+        "{preview}"
+    );
+    assert!(
+        preview.contains("&quot;handler&quot;:&quot;reshaped&quot;"),
+        "{preview}"
+    );
+}
+
+async fn a_hostile_script_fails_its_attempt_with_the_reason(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = [
+        (
+            "throws",
+            "addHandler(\"transform\", (request) => {\n  const amount = request.body.id;\n  throw new Error(\"no amount in \" + amount);\n});\n",
+            "Error: no amount in evt_bad (line 3)",
+        ),
+        (
+            "loops",
+            "addHandler(\"transform\", (request) => { while (true) {} });\n",
+            "the transform ran past its 100 ms limit",
+        ),
+        (
+            "hoards",
+            "addHandler(\"transform\", (request) => { const a = []; for (;;) a.push(new ArrayBuffer(8 * 1024 * 1024)); });\n",
+            "out of memory",
+        ),
+        (
+            "garbage",
+            "addHandler(\"transform\", (request) => 42);\n",
+            "the transform returned a number, not a request",
+        ),
+    ];
+    let mut extra = String::new();
+    let mut sinks = Vec::new();
+    for (name, source, _) in &scripts {
+        let path = dir.path().join(format!("{name}.js"));
+        std::fs::write(&path, source).unwrap();
+        let sink = Sink::start(vec![]);
+        extra.push_str(&handler(name, &sink, &path, "max_attempts = 2"));
+        sinks.push(sink);
+    }
+    let healthy = Sink::start(vec![]);
+    extra.push_str(&format!(
+        "[handlers.healthy]\nurl = \"{}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\n[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"20ms\"\nbackoff_max = \"50ms\"\n",
+        healthy.url
+    ));
+    let mut opts = AppOptions::new(backend);
+    opts.extra = extra;
+    let app = spawn_app_with(opts).await;
+    let w = Webhook::new("stripe", "acme", "evt_bad", "charge.failed", "x");
+    assert_eq!(app.send_json(&w).await.1["status"], "accepted");
+    for (name, _, reason) in &scripts {
+        let errors = attempt_errors(&app, "evt_bad", name).await;
+        // Retried like any failure, then dead-lettered.
+        assert_eq!(errors.len(), 2, "{name}: {errors:?}");
+        assert!(
+            errors.iter().all(|e| e.contains(reason)),
+            "{name}: {errors:?} (wanted {reason})"
+        );
+    }
+    for sink in &sinks {
+        assert!(sink.received().is_empty());
+    }
+    // Still up and delivering.
+    assert_eq!(healthy.wait_for(1, Duration::from_secs(10)).await.len(), 1);
+    let next = Webhook::new("stripe", "acme", "evt_after", "charge.failed", "y");
+    assert_eq!(app.send_json(&next).await.1["status"], "accepted");
+    assert_eq!(healthy.wait_for(2, Duration::from_secs(10)).await.len(), 2);
+}
+
+#[test]
+fn the_transform_command_previews_what_a_handler_would_receive() {
+    use base64::Engine as _;
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("reshape.js");
+    std::fs::write(&script, RESHAPE).unwrap();
+    let config = dir.path().join("hookline.toml");
+    std::fs::write(
+        &config,
+        format!(
+            r#"
+[store]
+kind = "embedded"
+path = "{db}"
+[providers.stripe]
+kind = "stripe"
+[providers.stripe.tenants.acme]
+secrets = ["whsec_dGVzdA=="]
+[handlers.reshaped]
+url = "http://127.0.0.1:9/"
+events = ["stripe:*"]
+signing_secret = "{HANDLER_SECRET}"
+filter = '{{"body": {{"type": {{"$startsWith": "charge."}}}}}}'
+transform = "{script}"
+"#,
+            db = dir.path().join("db").display(),
+            script = script.display()
+        ),
+    )
+    .unwrap();
+    let capture = |event_type: &str| {
+        let body = serde_json::json!({"id": "evt_cli", "object": "event", "type": event_type});
+        let path = dir.path().join(format!("{event_type}.json"));
+        let capture = serde_json::json!({
+            "provider": "stripe", "tenant": "acme", "method": "POST",
+            "path": "/webhooks/stripe/acme", "query": "",
+            "headers": [["Content-Type", "application/json"]],
+            "body_base64": base64::engine::general_purpose::STANDARD.encode(body.to_string()),
+            "received_at": "2026-11-25T12:00:00Z",
+        });
+        std::fs::write(&path, capture.to_string()).unwrap();
+        path
+    };
+    let run = |capture: &std::path::Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookline"))
+            .args(["transform", "--config"])
+            .arg(&config)
+            .args(["--handler", "reshaped"])
+            .arg(capture)
+            .env_remove("HOOKLINE_CONFIG")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, stdout) = run(&capture("charge.succeeded"));
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.starts_with("POST http://127.0.0.1:9/\n"), "{stdout}");
+    assert!(stdout.contains("\nwebhook-signature: v1,"), "{stdout}");
+    assert!(stdout.contains("\nx-reshaped: yes\n"), "{stdout}");
+    let body = stdout.split("\n\n").nth(1).unwrap().trim();
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(body).unwrap(),
+        serde_json::json!({"kind": "charge.succeeded", "id": "evt_cli", "handler": "reshaped"})
+    );
+    // check-config names the filter and the script.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookline"))
+        .args(["check-config", "--config"])
+        .arg(&config)
+        .env_remove("HOOKLINE_CONFIG")
+        .output()
+        .unwrap();
+    let described = String::from_utf8_lossy(&out.stdout);
+    assert!(described.contains("\n    filter (inline)\n"), "{described}");
+    assert!(
+        described.contains(&format!(
+            "\n    transform {} (timeout 100ms)\n",
+            script.display()
+        )),
+        "{described}"
+    );
+    let (code, stdout) = run(&capture("invoice.paid"));
+    assert_eq!(code, Some(1));
+    assert!(
+        stdout.contains("the filter of [handlers.reshaped] refuses this event"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn check_config_reports_a_script_that_does_not_compile_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("broken.js");
+    std::fs::write(
+        &script,
+        "addHandler(\"transform\", (request) => {\n  return request;\n",
+    )
+    .unwrap();
+    let config = dir.path().join("hookline.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[store]\nkind = \"embedded\"\npath = \"{}\"\n[providers.stripe]\nkind = \"stripe\"\n[providers.stripe.tenants.acme]\nsecrets = [\"x\"]\n[handlers.broken]\nurl = \"http://127.0.0.1:9/\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\ntransform = \"{}\"\n",
+            dir.path().join("db").display(),
+            script.display()
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookline"))
+        .args(["check-config", "--config"])
+        .arg(&config)
+        .env_remove("HOOKLINE_CONFIG")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("handlers.broken.transform: SyntaxError: "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("(line 3)"), "{stderr}");
+}
+
+async fn a_fixed_script_applies_on_the_next_attempt_after_sighup(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("billing.js");
+    std::fs::write(
+        &script,
+        "addHandler(\"transform\", (request) => { throw new Error(\"not yet\"); });\n",
+    )
+    .unwrap();
+    let sink = Sink::start(vec![]);
+    let mut opts = AppOptions::new(backend);
+    opts.extra = format!(
+        "{}[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"200ms\"\nbackoff_max = \"300ms\"\n",
+        handler("billing", &sink, &script, "max_attempts = 50")
+    );
+    let app = spawn_app_with(opts).await;
+    let w = Webhook::new("stripe", "acme", "evt_fix", "charge.succeeded", "x");
+    assert_eq!(app.send_json(&w).await.1["status"], "accepted");
+    // Failing, with the script's reason.
+    let mut failed = false;
+    for _ in 0..300 {
+        let report = app
+            .store
+            .event_report("stripe", "acme", "evt_fix")
+            .await
+            .unwrap();
+        failed = report
+            .iter()
+            .flat_map(|r| &r.deliveries)
+            .flat_map(|d| &d.attempts)
+            .any(|a| {
+                a.error
+                    .as_deref()
+                    .is_some_and(|e| e.contains("Error: not yet (line 1)"))
+            });
+        if failed {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(failed, "no failed attempt recorded");
+    std::fs::write(&script, RESHAPE).unwrap();
+    // Each test runs in a process of its own: the signal is this test's.
+    let status = std::process::Command::new("kill")
+        .args(["-HUP", &std::process::id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let got = sink.wait_for(1, Duration::from_secs(10)).await;
+    let body: serde_json::Value = serde_json::from_slice(&got[0].body).unwrap();
+    assert_eq!(body["id"], "evt_fix");
+    assert_eq!(body["handler"], "billing");
+}
+
+backend_tests!(
+    a_hookdeck_script_reshapes_what_the_handler_receives,
+    a_hostile_script_fails_its_attempt_with_the_reason,
+    a_fixed_script_applies_on_the_next_attempt_after_sighup
+);

@@ -69,6 +69,8 @@ pub async fn preview(handler: &Handler, event: &Event<'_>) -> Preview {
             .filter_map(|f| Some((f.to_string(), header(f.name().as_str())?)))
             .collect(),
         signature: None,
+        // A preview is no attempt: it carries no trace.
+        trace: None,
     };
     match super::transform::apply(handler, out).await {
         Ok(out) => Preview::Delivered(Box::new(out.signed(handler.signing_key.as_ref()))),

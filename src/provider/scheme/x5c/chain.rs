@@ -28,7 +28,7 @@ pub(super) fn pem_der(text: &[u8]) -> Option<Vec<u8>> {
 /// A whole DER certificate, nothing after it.
 fn parse(der: &[u8]) -> Option<X509Certificate<'_>> {
     match X509Certificate::from_der(der) {
-        Ok((rest, cert)) if rest.is_empty() => Some(cert),
+        Ok(([], cert)) => Some(cert),
         _ => None,
     }
 }

@@ -11,6 +11,7 @@ mod ack_conflict;
 mod ack_dead;
 mod answers;
 mod api;
+mod apple_app_store;
 mod attempt_order;
 mod body_flood;
 mod broker_config;

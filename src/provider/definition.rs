@@ -227,7 +227,7 @@ impl ProviderDef {
                 self.event_id,
                 FieldSource::Header(_)
                     | FieldSource::FormField(_)
-                    | FieldSource::JwtPayloadPointer(_)
+                    | FieldSource::JwtPayloadPointer(..)
             ) {
                 return Err(
                     "batch: event_id must be read from each item (a JSON pointer or body_sha256)"

@@ -32,9 +32,11 @@ pub enum FieldSource {
     JsonPointers(Vec<String>, String),
     /// A field of an `application/x-www-form-urlencoded` body.
     FormField(String),
-    /// An RFC 6901 JSON pointer into the payload of a body that is a JWT
-    /// (Kinde): read once the signature is verified, so from signed data.
-    JwtPayloadPointer(String),
+    /// An RFC 6901 JSON pointer into the payload of a JWT: the body
+    /// (Kinde), or the string at the second pointer of a JSON body
+    /// (Apple's `/signedPayload`). Read once the signature is verified, so
+    /// from signed data.
+    JwtPayloadPointer(String, Option<String>),
     /// The hex SHA-256 of the raw body, for providers that send no ID: an
     /// identical retry is then a duplicate. Event ID only.
     BodySha256,
@@ -61,6 +63,10 @@ struct RawFieldSource {
     /// RFC 6901 JSON pointer into the payload of a JWT body.
     #[serde(default)]
     jwt_payload_pointer: Option<String>,
+    /// With `jwt_payload_pointer`: the JSON pointer of the JWT in a JSON
+    /// body; the whole body is the JWT without it.
+    #[serde(default)]
+    jwt_in: Option<String>,
     /// `true`: the hex SHA-256 of the body.
     #[serde(default)]
     body_sha256: bool,
@@ -117,9 +123,16 @@ impl TryFrom<RawFieldSource> for FieldSource {
         if raw.body_sha256 {
             set.push(FieldSource::BodySha256);
         }
-        if let Some(p) = raw.jwt_payload_pointer {
-            check_pointer(&p)?;
-            set.push(FieldSource::JwtPayloadPointer(p));
+        match (raw.jwt_payload_pointer, raw.jwt_in) {
+            (Some(p), jwt_in) => {
+                check_pointer(&p)?;
+                if let Some(at) = &jwt_in {
+                    check_pointer(at)?;
+                }
+                set.push(FieldSource::JwtPayloadPointer(p, jwt_in));
+            }
+            (None, None) => {}
+            (None, Some(_)) => return Err("jwt_in goes with jwt_payload_pointer".into()),
         }
         match set.len() {
             1 => Ok(set.remove(0)),
@@ -201,8 +214,12 @@ fn value(
         FieldSource::FormField(name) => Ok(form::field(body, name)),
         FieldSource::BodySha256 => Ok(Some(hex::encode(Sha256::digest(body)))),
         FieldSource::JsonPointer(pointer) => scalar(json, pointer),
-        FieldSource::JwtPayloadPointer(pointer) => {
-            let payload = jwt_payload(body).ok_or(Rejection::MalformedPayload)?;
+        FieldSource::JwtPayloadPointer(pointer, jwt_in) => {
+            let payload = match jwt_in {
+                None => jwt_payload(body),
+                Some(at) => jwt_in_json(body, at),
+            }
+            .ok_or(Rejection::MalformedPayload)?;
             let json = serde_json::from_slice::<&RawValue>(&payload)
                 .map_err(|_| Rejection::MalformedPayload)?;
             scalar(Some(json), pointer)
@@ -237,6 +254,14 @@ fn jwt_payload(body: &[u8]) -> Option<Vec<u8>> {
     base64::engine::general_purpose::URL_SAFE_NO_PAD
         .decode(payload.trim_end_matches('='))
         .ok()
+}
+
+/// The decoded payload of the JWT that is the string at `at` in a JSON
+/// body.
+fn jwt_in_json(body: &[u8], at: &str) -> Option<Vec<u8>> {
+    let json = serde_json::from_slice::<&RawValue>(body).ok()?;
+    let token: String = serde_json::from_str(raw_pointer(json, at)?.get()).ok()?;
+    jwt_payload(token.as_bytes())
 }
 
 /// The string or number at `pointer`: `Ok(None)` when absent or null.

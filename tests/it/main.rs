@@ -12,6 +12,7 @@ mod ack_dead;
 mod alerts;
 mod answers;
 mod api;
+mod apple_app_store;
 mod attempt_order;
 mod body_flood;
 mod broker_config;

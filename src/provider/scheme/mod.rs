@@ -45,6 +45,7 @@ pub mod rsa_signature;
 pub mod token;
 pub mod url_hmac;
 pub mod url_nonce_hmac;
+pub mod x5c;
 
 use serde::Deserialize;
 
@@ -106,6 +107,9 @@ pub enum Scheme {
     /// Set), fetched from the definition's `fetch_hosts` only. Google
     /// Cloud Pub/Sub push, Kinde.
     Jwks(jwks::JwksParams),
+    /// An ES256 JWS in the JSON body whose `x5c` chain leads to a trusted
+    /// root (bundled or configured). Apple App Store Server Notifications.
+    X5c(x5c::X5cParams),
 }
 
 /// Stands in for a secret a request carries (a shared token in a header,
@@ -144,6 +148,7 @@ impl Scheme {
             Scheme::RsaCertUrl(p) => p,
             Scheme::Rsa(p) => p,
             Scheme::Jwks(p) => p,
+            Scheme::X5c(p) => p,
         }
     }
 }

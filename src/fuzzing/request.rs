@@ -23,11 +23,15 @@ pub(super) const NOW: i64 = 1_700_000_000;
 /// Shared secrets tried in order until the definition's family decodes
 /// one: the first is valid hex, base64, a `whsec_` secret, UTF-8 and a
 /// PayPal webhook ID; the second is `user:password` (Basic, JWT
-/// `API_KEY:API_SECRET`); the third an SNS topic.
+/// `API_KEY:API_SECRET`); the third an SNS topic; the last two what the
+/// key-fetching families take (a provider's https:// domain, and Pub/Sub's
+/// "SERVICE_ACCOUNT_EMAIL AUDIENCE"), whose keys a fuzz run never fetches.
 const SHARED_SECRETS: &[&str] = &[
     "00112233445566778899aabbccddeeff",
     "fuzz:00112233445566778899aabbccddeeff",
     "arn:aws:sns:us-east-1:123456789012:fuzz",
+    "https://fuzz.example.com",
+    "fuzz@example.com https://fuzz.example.com/push",
 ];
 
 /// The seed of the fuzzing private keys (Ed25519 and P-256).

@@ -22,7 +22,7 @@ COMPARISONS = [
 ]
 FIGURE = {"delivered_per_s": "delivered/s", "accepted_per_s": "new events/s"}
 
-REPRODUCE = """BENCH_SCENARIOS= BENCH_SUSTAINED_SCENARIOS= BENCH_BASELINES= BENCH_MEMORY_KEYS=0 \\
+REPRODUCE = """{rounds}BENCH_SCENARIOS= BENCH_SUSTAINED_SCENARIOS= BENCH_BASELINES= BENCH_MEMORY_KEYS=0 \\
 BENCH_ISOLATION_SCENARIO= BENCH_SIZE_SCENARIOS= BENCH_BROKERS= BENCH_DURATION=10 \\
 BENCH_OUT=/tmp/f/results.json BENCH_REPORT=/tmp/f/REPORT.md BENCH_PLOT=/tmp/f/t.png \\
 BENCH_TIMELINES=/tmp/f/tl.png bench/run"""
@@ -90,7 +90,9 @@ def main():
                     f'| {fmt(p["delivered_per_s"])} | {fmt(p["p99_ms"], ".1f")} | {p["errors"]} '
                     f'| {fmt(p["busy_cores"], ".2f")} | {p["filtered_total"]:.0f} '
                     f'| {p["collector_posts"]} | {p["spans_dropped_total"]:.0f} |\n')
-        f.write(f"\nReproduce (feature passes only, 10 s each):\n\n```sh\n{REPRODUCE}\n```\n\n"
+        rounds = max((p["round"] for p in passes), default=2)
+        command = REPRODUCE.format(rounds="" if rounds == 2 else f"BENCH_FEATURES_ROUNDS={rounds} ")
+        f.write(f"\nReproduce (feature passes only, 10 s each):\n\n```sh\n{command}\n```\n\n"
                 "Raw figures: `bench/features.json`.\n")
 
 

@@ -61,6 +61,8 @@ TOML
   if [ -n "${3:-}" ] && [ -n "$HANDLER_CONCURRENCY" ] && handler_concurrency_supported; then
     echo "concurrency = $HANDLER_CONCURRENCY"
   fi
+  # Keys a pass adds to its one handler (bench/lib/features.sh).
+  if [ -n "${HANDLER_EXTRA:-}" ]; then printf '%s\n' "$HANDLER_EXTRA"; fi
 }
 
 write_config() { # out port store critical "handlers" redis-url dir
@@ -85,6 +87,8 @@ write_config() { # out port store critical "handlers" redis-url dir
         *) write_handler "$h" 5s ;;
       esac
     done
+    # Tables a pass adds (bench/lib/features.sh).
+    if [ -n "${CONFIG_EXTRA:-}" ]; then printf '\n%s\n' "$CONFIG_EXTRA"; fi
   } >"$out"
 }
 

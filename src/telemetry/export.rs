@@ -5,9 +5,11 @@
 //! is `try_send` it here. When the collector is slow or down the queue
 //! fills and further spans are dropped and counted
 //! (`hookline_spans_dropped_total`): memory stays bounded and no request
-//! is slowed by a peer that only watches. The sending task takes whatever
-//! is queued (up to [`MAX_BATCH`]) as soon as a span arrives, so spans
-//! reach the collector within one round trip of their end.
+//! is slowed by a peer that only watches. The sending task gathers what
+//! ends within [`GATHER`] of the first span (up to [`MAX_BATCH`]) into one
+//! export: spans reach the collector within that of their end, and a busy
+//! node sends a few requests a second, not one per event (one per span
+//! cost a tenth of the node's throughput: bench/FEATURES.md).
 
 use std::time::Duration;
 
@@ -21,6 +23,9 @@ use tokio_util::sync::CancellationToken;
 
 /// The most spans one export request carries.
 const MAX_BATCH: usize = 512;
+
+/// How long the sending task waits for more spans after the first.
+const GATHER: Duration = Duration::from_millis(200);
 
 /// How long one export may take before its spans count as dropped.
 pub const EXPORT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -83,6 +88,15 @@ async fn send<E: SpanExporter>(
         };
         if received == 0 {
             break;
+        }
+        // More spans end while this one waited: send them together.
+        let until = tokio::time::Instant::now() + GATHER;
+        while !closed && batch.len() < MAX_BATCH {
+            let room = MAX_BATCH - batch.len();
+            match tokio::time::timeout_at(until, rx.recv_many(&mut batch, room)).await {
+                Ok(n) if n > 0 => {}
+                _ => break,
+            }
         }
         let n = batch.len() as u64;
         let spans = std::mem::replace(&mut batch, Vec::with_capacity(MAX_BATCH));

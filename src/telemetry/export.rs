@@ -22,7 +22,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 /// The most spans one export request carries.
-const MAX_BATCH: usize = 2048;
+const MAX_BATCH: usize = 512;
 
 /// How long the sending task waits for more spans after the first.
 const GATHER: Duration = Duration::from_millis(200);

@@ -44,6 +44,7 @@ pub async fn run(settings: &Settings, handler: &str, capture: &Path) -> anyhow::
         event_type: event_type.as_str(),
         headers: &capture.headers,
         body: Bytes::from(body),
+        query: &capture.query,
     };
     match preview(h, &event).await {
         Preview::NotSubscribed => {

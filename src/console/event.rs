@@ -83,7 +83,9 @@ async fn show(
     let links = event_links(&event.provider, &event.tenant, &event.event_id);
     let filtered = super::filtered::handlers(&state.settings, &report);
     let kept = forwarded(&payloads);
-    let preview = super::preview::section(&state.settings, &report, body.as_deref(), &kept).await;
+    let query = payloads.first().map_or("", |p| p.query.as_str());
+    let preview =
+        super::preview::section(&state.settings, &report, body.as_deref(), &kept, query).await;
     let content = html! {
         h1 { "Event " code { (event.event_id) } }
         p.muted { (event.provider) " / " (event.tenant) }

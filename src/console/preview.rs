@@ -18,6 +18,7 @@ pub async fn section(
     report: &EventReport,
     body: Option<&[u8]>,
     kept_headers: &[(String, String)],
+    query: &str,
 ) -> Markup {
     let Some(body) = body else {
         return html! {};
@@ -50,6 +51,7 @@ pub async fn section(
         event_type,
         headers: &request_headers,
         body: Bytes::copy_from_slice(body),
+        query,
     };
     let mut shown = Vec::new();
     for (name, h) in &settings.handlers {

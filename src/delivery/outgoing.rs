@@ -36,6 +36,9 @@ pub struct Outgoing {
     /// The provider's headers this handler's `forward_headers` names, as
     /// the provider sent them.
     pub forwarded: Vec<(String, String)>,
+    /// The query string the event came with: a transform sees it as
+    /// `request.query`; it is not sent.
+    pub query: String,
     /// `webhook-signature` (Standard Webhooks, with the handler's
     /// `signing_secret`) over `webhook_id`, `timestamp` and `body`.
     pub signature: Option<String>,
@@ -74,6 +77,7 @@ impl Outgoing {
                 })
                 .cloned()
                 .collect(),
+            query: d.query.clone(),
             signature: None,
             trace: None,
         }

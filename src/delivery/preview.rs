@@ -18,6 +18,8 @@ pub struct Event<'a> {
     /// The request's headers (all of them, or those kept with the event).
     pub headers: &'a [(String, String)],
     pub body: Bytes,
+    /// The request's query string, without `?`.
+    pub query: &'a str,
 }
 
 /// What the handler would get.
@@ -49,7 +51,12 @@ pub async fn preview(handler: &Handler, event: &Event<'_>) -> Preview {
     if let Some(f) = &handler.filter {
         let path = filter::Request::path_of(event.provider, event.tenant);
         let headers = event.headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
-        if !f.allows(&filter::Request::new(headers, &event.body, &path)) {
+        if !f.allows(&filter::Request::new(
+            headers,
+            &event.body,
+            event.query,
+            &path,
+        )) {
             return Preview::Filtered;
         }
     }
@@ -63,6 +70,7 @@ pub async fn preview(handler: &Handler, event: &Event<'_>) -> Preview {
         content_type: header("content-type").unwrap_or_else(|| DEFAULT_CONTENT_TYPE.to_owned()),
         body: event.body.clone(),
         attempt: 1,
+        query: event.query.to_owned(),
         forwarded: handler
             .forward_headers
             .iter()

@@ -33,6 +33,7 @@ pub async fn apply(handler: &Handler, mut out: Outgoing) -> Result<Outgoing, Str
     let request = Request {
         headers,
         body: out.body.to_vec(),
+        query: out.query.clone(),
         path: filter::Request::path_of(&out.provider, &out.tenant),
     };
     let context = serde_json::json!({

@@ -59,7 +59,7 @@ pub enum Op {
 }
 
 /// The parts of the request a filter may name at its top level.
-const PARTS: &[&str] = &["headers", "body", "path"];
+const PARTS: &[&str] = &["headers", "body", "query", "path"];
 
 /// The operators, as the error for an unknown one lists them.
 const OPERATORS: &str =
@@ -86,45 +86,40 @@ fn top(value: &Value, path: &str, headers: &mut Vec<String>) -> Result<Node, Com
     let mut conds = Vec::with_capacity(map.len());
     for (k, v) in map {
         let at = field_path(path, k);
-        let cond =
-            match k.as_str() {
-                "$and" | "$or" => {
-                    let nodes = list(v, &at, |v, p| top(v, p, headers))?;
-                    if k == "$and" {
-                        Cond::And(nodes)
+        let cond = match k.as_str() {
+            "$and" | "$or" => {
+                let nodes = list(v, &at, |v, p| top(v, p, headers))?;
+                if k == "$and" {
+                    Cond::And(nodes)
+                } else {
+                    Cond::Or(nodes)
+                }
+            }
+            "$not" => Cond::Not(Box::new(top(v, &at, headers)?)),
+            "headers" => {
+                let Value::Object(names) = v else {
+                    return Err(err(&at, "must be an object of header names"));
+                };
+                // Header names match without case: compile them lower case.
+                let mut lowered = serde_json::Map::new();
+                for (name, v) in names {
+                    if name.starts_with('$') {
+                        lowered.insert(name.clone(), v.clone());
                     } else {
-                        Cond::Or(nodes)
+                        headers.push(name.to_ascii_lowercase());
+                        lowered.insert(name.to_ascii_lowercase(), v.clone());
                     }
                 }
-                "$not" => Cond::Not(Box::new(top(v, &at, headers)?)),
-                "headers" => {
-                    let Value::Object(names) = v else {
-                        return Err(err(&at, "must be an object of header names"));
-                    };
-                    // Header names match without case: compile them lower case.
-                    let mut lowered = serde_json::Map::new();
-                    for (name, v) in names {
-                        if name.starts_with('$') {
-                            lowered.insert(name.clone(), v.clone());
-                        } else {
-                            headers.push(name.to_ascii_lowercase());
-                            lowered.insert(name.to_ascii_lowercase(), v.clone());
-                        }
-                    }
-                    Cond::Field(k.clone(), node(&Value::Object(lowered), &at)?)
-                }
-                "query" => return Err(err(
+                Cond::Field(k.clone(), node(&Value::Object(lowered), &at)?)
+            }
+            part if PARTS.contains(&part) => Cond::Field(k.clone(), node(v, &at)?),
+            _ => {
+                return Err(err(
                     &at,
-                    "the query string is not kept with an event; filter on headers, body or path",
-                )),
-                part if PARTS.contains(&part) => Cond::Field(k.clone(), node(v, &at)?),
-                _ => {
-                    return Err(err(
-                        &at,
-                        "expected headers, body or path (or $or, $and, $not)",
-                    ))
-                }
-            };
+                    "expected headers, body, query or path (or $or, $and, $not)",
+                ))
+            }
+        };
         conds.push(cond);
     }
     Ok(Node::All(conds))

@@ -1,6 +1,6 @@
 //! Per-handler filters in Hookdeck's filter syntax
 //! (<https://hookdeck.com/docs/filters>): a JSON document matched against
-//! the request as `{"headers": {...}, "body": ..., "path": "..."}`.
+//! the request as `{"headers": {...}, "body": ..., "query": {...}, "path": "..."}`.
 //!
 //! - `compile`: the JSON read once, at config load, into a [`Filter`];
 //!   every mistake reported with its JSON path (`$.body.amount: $gte
@@ -62,6 +62,24 @@ impl Filter {
     }
 }
 
+/// A query string (without `?`) as filters and transforms see it, as
+/// Hookdeck shapes `query`: an object of the decoded parameters, a name
+/// given once holding its value, a name repeated an array of its values.
+pub fn query_object(query: &str) -> Value {
+    let mut map = Map::new();
+    for (name, value) in form_urlencoded::parse(query.as_bytes()) {
+        let value = Value::String(value.into_owned());
+        match map.get_mut(name.as_ref()) {
+            None => {
+                map.insert(name.into_owned(), value);
+            }
+            Some(Value::Array(values)) => values.push(value),
+            Some(first) => *first = Value::Array(vec![first.take(), value]),
+        }
+    }
+    Value::Object(map)
+}
+
 /// An event as a filter sees it.
 #[derive(Debug, Clone)]
 pub struct Request {
@@ -70,11 +88,12 @@ pub struct Request {
 
 impl Request {
     /// The request made of `headers` (as received; names compared without
-    /// case), `body` (parsed when it is JSON, else matched as text) and
-    /// `path`.
+    /// case), `body` (parsed when it is JSON, else matched as text), the
+    /// `query` string ([`query_object`]) and `path`.
     pub fn new<'a>(
         headers: impl IntoIterator<Item = (&'a str, &'a str)>,
         body: &[u8],
+        query: &str,
         path: &str,
     ) -> Request {
         let headers: Map<String, Value> = headers
@@ -86,6 +105,7 @@ impl Request {
         let mut value = Map::new();
         value.insert("headers".into(), Value::Object(headers));
         value.insert("body".into(), body);
+        value.insert("query".into(), query_object(query));
         value.insert("path".into(), Value::String(path.to_owned()));
         Request {
             value: Value::Object(value),

@@ -203,7 +203,7 @@ fn decided(ev: VerifiedWebhook, status: Status) -> Decided {
 
 /// The event as a handler's filter sees it: the headers kept from the
 /// request (those a filter or `forward_headers` names, and the content
-/// type), the body, and the path it came to.
+/// type), the body, the query string and the path it came to.
 fn filter_request(ev: &VerifiedWebhook) -> crate::filter::Request {
     let content_type = ev.content_type().map(|t| ("content-type", t));
     let headers = ev
@@ -212,5 +212,5 @@ fn filter_request(ev: &VerifiedWebhook) -> crate::filter::Request {
         .map(|(n, v)| (n.as_str(), v.as_str()))
         .chain(content_type);
     let path = crate::filter::Request::path_of(ev.provider_name(), ev.tenant().as_str());
-    crate::filter::Request::new(headers, ev.body(), &path)
+    crate::filter::Request::new(headers, ev.body(), ev.query(), &path)
 }

@@ -43,7 +43,7 @@ pub use handshake::{Handshake, HandshakeAnswer, TenantState};
 pub use header::{HeaderLookup, HeaderNames};
 pub use identity::{FieldSource, MAX_EVENT_ID_LEN};
 pub use key::{Key, KeyError};
-pub use request::{Rejection, UntrustedRequest, Verdict};
+pub use request::{redact_query, Rejection, UntrustedRequest, Verdict};
 pub use scheme::{CertificateNeeded, Scheme, SignError, SignInput, VerifyError};
 pub use sign::{decode_signing_secret, sender_headers, standard_webhooks_signature};
 pub use template::Template;

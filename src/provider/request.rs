@@ -91,3 +91,40 @@ impl Rejection {
         }
     }
 }
+
+/// `query` with the value of every parameter in `secret` replaced by
+/// [`REDACTED`](super::scheme::REDACTED) (a `query-token` scheme's token); unchanged otherwise.
+pub fn redact_query(query: &str, secret: &[String]) -> String {
+    if secret.is_empty() {
+        return query.to_owned();
+    }
+    let mut out = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in form_urlencoded::parse(query.as_bytes()) {
+        if secret.iter().any(|s| *s == k) {
+            out.append_pair(&k, super::scheme::REDACTED);
+        } else {
+            out.append_pair(&k, &v);
+        }
+    }
+    out.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact_query;
+    use crate::provider::scheme::REDACTED;
+
+    #[test]
+    fn a_query_token_is_stored_redacted() {
+        let secret = ["code".to_owned()];
+        let got = redact_query("a=1&code=s3cret&b=x%20y", &secret);
+        assert!(!got.contains("s3cret"), "{got}");
+        // The marker is form-encoded like every other value.
+        let pairs: Vec<(String, String)> = form_urlencoded::parse(got.as_bytes())
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+        assert!(pairs.contains(&("code".into(), REDACTED.into())), "{got}");
+        assert!(pairs.contains(&("b".into(), "x y".into())), "{got}");
+        assert_eq!(redact_query("code=s3cret", &[]), "code=s3cret");
+    }
+}

@@ -9,7 +9,7 @@ use super::batch;
 use super::handshake::{Credentials, Stage, TenantState};
 use super::identity;
 use super::key::Key;
-use super::request::{Rejection, UntrustedRequest, Verdict};
+use super::request::{redact_query, Rejection, UntrustedRequest, Verdict};
 use super::scheme::{CertificateNeeded, VerifyError};
 use super::webhook::VerifiedWebhook;
 use crate::config::{Provider, Tenant};
@@ -89,6 +89,9 @@ pub fn verify_request(
         }
         t => t.map(str::to_owned),
     };
+    // The query string as the event keeps it (filters and transforms read
+    // it): a `query-token` scheme's token is redacted, never stored.
+    let query = redact_query(req.query, def.secret_query_params());
     let event = |body: Bytes| -> Result<VerifiedWebhook, Rejection> {
         let (event_id, event_type) =
             identity::extract(&def.event_id, def.event_type.as_ref(), req.headers, &body)?;
@@ -110,6 +113,7 @@ pub fn verify_request(
             body,
             content_type: content_type.clone(),
             forwarded: forwarded.clone(),
+            query: query.clone(),
             replay_guard: provider.guards_body(),
             trace_parent: None,
         })

@@ -27,6 +27,9 @@ pub struct VerifiedWebhook {
     pub(super) content_type: Option<String>,
     /// The request's headers that a handler forwards, as they arrived.
     pub(super) forwarded: Vec<(String, String)>,
+    /// The request's query string without `?`, a `query-token` scheme's
+    /// token redacted (`redact_query`); empty when there was none.
+    pub(super) query: String,
     /// Whether its body is a second dedup key (`replay_guard = "body"`);
     /// off for a held event an operator released.
     pub(super) replay_guard: bool,
@@ -67,6 +70,14 @@ impl VerifiedWebhook {
     pub fn forwarded_headers(&self) -> &[(String, String)] {
         &self.forwarded
     }
+    /// The request's query string (see the field).
+    pub fn query(&self) -> &str {
+        &self.query
+    }
+    /// [`Self::query`] as the stores keep it: `None` when empty.
+    pub fn stored_query(&self) -> Option<&str> {
+        (!self.query.is_empty()).then_some(self.query.as_str())
+    }
     /// [`Self::forwarded_headers`] as the JSON the deliveries keep; `None`
     /// when there are none.
     pub fn forwarded_json(&self) -> Option<String> {
@@ -96,6 +107,7 @@ impl VerifiedWebhook {
             body: Bytes::copy_from_slice(&held.body),
             content_type: held.content_type.clone(),
             forwarded,
+            query: held.query.clone().unwrap_or_default(),
             replay_guard: false,
             trace_parent: None,
             provider,

@@ -53,6 +53,9 @@ pub struct Leased {
     /// The W3C `traceparent` of the request that recorded it, when there
     /// was one.
     pub trace_parent: Option<String>,
+    /// The query string of the request that recorded it (empty when there
+    /// was none): filters and transforms see it as `query`.
+    pub query: String,
     /// Whether it was handed to the workers by the request that recorded
     /// it (its attempt continues that request's trace) rather than leased.
     pub handed: bool,
@@ -193,7 +196,7 @@ pub(crate) const LEASED_COLUMNS: &str =
                      WHERE p.provider = delivery.provider AND p.tenant = delivery.tenant
                        AND p.body_sha256 = delivery.body_sha256
                        AND p.event_id = delivery.event_id)) AS body,
-     attempts, created_ms, forward_headers, trace_parent";
+     attempts, created_ms, forward_headers, trace_parent, query";
 
 /// A `delivery` row as listed. Integer columns are read as `i32`, which
 /// both PostgreSQL's INTEGER and SQLite's 64-bit integers decode to.
@@ -253,6 +256,7 @@ pub(crate) struct LeasedRow {
     created_ms: i64,
     forward_headers: Option<String>,
     trace_parent: Option<String>,
+    query: Option<String>,
 }
 
 impl From<LeasedRow> for Leased {
@@ -274,6 +278,7 @@ impl From<LeasedRow> for Leased {
                 .and_then(|j| serde_json::from_str(&j).ok())
                 .unwrap_or_default(),
             trace_parent: r.trace_parent,
+            query: r.query.unwrap_or_default(),
             handed: false,
         }
     }

@@ -145,6 +145,7 @@ pub(crate) fn handed(ev: &VerifiedWebhook, id: i64, handler: &str, created_ms: i
         created_ms,
         forward_headers: ev.forwarded_headers().to_vec(),
         trace_parent: ev.trace_parent().map(str::to_owned),
+        query: ev.query().to_owned(),
         handed: true,
     }
 }

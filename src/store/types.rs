@@ -164,6 +164,9 @@ pub struct HeldEvent {
     /// The forwarded headers, as the deliveries keep them (JSON).
     #[serde(skip)]
     pub forwarded: Option<String>,
+    /// The request's query string (migration 0011), as deliveries keep it.
+    #[serde(skip)]
+    pub query: Option<String>,
     /// How many requests carried it.
     pub copies: i64,
     pub first_seen_at: DateTime<Utc>,

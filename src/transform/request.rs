@@ -10,6 +10,9 @@ pub struct Request {
     pub headers: Vec<(String, String)>,
     /// The body bytes.
     pub body: Vec<u8>,
+    /// The query string the event came with, without `?` (the script sees
+    /// it parsed, [`crate::filter::query_object`]).
+    pub query: String,
     pub path: String,
 }
 
@@ -27,7 +30,7 @@ impl Request {
         serde_json::json!({
             "headers": headers,
             "body": body,
-            "query": {},
+            "query": crate::filter::query_object(&self.query),
             "path": self.path,
         })
     }
@@ -74,6 +77,7 @@ impl Request {
         Ok(Request {
             headers,
             body,
+            query: String::new(),
             path,
         })
     }

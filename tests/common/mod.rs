@@ -12,6 +12,7 @@ pub mod brokers;
 pub mod cert_host;
 pub mod connect_proxy;
 pub mod console;
+pub mod logs;
 pub mod otlp;
 pub mod pki;
 pub mod private_brokers;

@@ -130,6 +130,37 @@ async fn a_header_filter_matches_names_without_case(backend: Backend) {
     );
 }
 
+/// The query string the provider called with is matched too (Hookdeck's
+/// `query`): decoded, a repeated name an array.
+async fn a_query_filter_matches_the_url_the_provider_called(backend: Backend) {
+    let shop = Sink::start(vec![]);
+    let mut opts = AppOptions::new(backend);
+    let filter = r#"filter = '{"query": {"source": "shop", "tag": "vip"}}'"#;
+    opts.extra = format!(
+        "{}[delivery]\npoll_interval = \"20ms\"\n",
+        handler("shop", &shop, "stripe:*", filter),
+    );
+    let app = spawn_app_with(opts).await;
+    for (id, query) in [
+        ("evt_q_none", ""),
+        ("evt_q_other", "?source=pos&tag=vip"),
+        ("evt_q_shop", "?source=sh%6Fp&tag=new&tag=vip"),
+    ] {
+        let mut w = charge(id, 10, "usd");
+        w.path.push_str(query);
+        assert_eq!(app.send_json(&w).await.1["status"], "accepted", "{id}");
+    }
+    let got = shop.wait_for(1, Duration::from_secs(10)).await;
+    assert_eq!(got[0].header("x-hookline-event-id"), Some("evt_q_shop"));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(shop.received().len(), 1);
+    assert_eq!(
+        app.metric(r#"hookline_filtered_total{handler="shop"}"#)
+            .await,
+        2.0
+    );
+}
+
 #[test]
 fn check_config_names_the_key_and_the_json_path_of_a_mistake() {
     let dir = tempfile::tempdir().unwrap();
@@ -240,5 +271,6 @@ async fn sighup_reads_a_filter_file_again(backend: Backend) {
 backend_tests!(
     a_filtered_event_reaches_only_the_handlers_it_passes,
     a_header_filter_matches_names_without_case,
+    a_query_filter_matches_the_url_the_provider_called,
     sighup_reads_a_filter_file_again
 );

@@ -7,47 +7,13 @@
 
 use crate::common;
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use common::logs::capture_logs;
 use common::sink::{Reply, Sink};
 use common::{spawn_text, test_config, AppOptions, Backend, TestApp, Webhook};
 
 const TOKEN: &str = "admin-token-for-tests-0123456789";
-
-/// Everything the process logs, from the moment [`capture_logs`] runs.
-#[derive(Clone, Default)]
-struct Logs(Arc<Mutex<Vec<u8>>>);
-
-impl Logs {
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
-    }
-}
-
-impl Write for Logs {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Send every log line of this test process (each test runs in its own
-/// under nextest) to a buffer. The test first checks that the buffer does
-/// receive lines, so an empty log cannot pass for a clean one.
-fn capture_logs() -> Logs {
-    let logs = Logs::default();
-    let writer = logs.clone();
-    let _ = tracing_subscriber::fmt()
-        .with_ansi(false)
-        .with_writer(move || writer.clone())
-        .try_init();
-    logs
-}
 
 async fn app(backend: Backend, extra: &str) -> TestApp {
     let dir = tempfile::tempdir().unwrap();

@@ -10,6 +10,7 @@ use crate::common;
 use std::time::Duration;
 
 use common::console::{Operator, TOKEN};
+use common::logs::capture_logs;
 use common::sink::Sink;
 use common::{spawn_app_with, AppOptions, Backend, TestApp, Webhook};
 use hookline::provider::{Definitions, HeaderLookup, SignInput};
@@ -21,11 +22,12 @@ use common::HANDLER_SECRET;
 /// and returns the request.
 const RESHAPE: &str = r#"
 addHandler("transform", (request, context) => {
-  console.log("reshaping", context.event_type);
+  console.log("reshaping", context.event_type, "\nforged line");
   request.body = {
     kind: request.body.type,
     id: request.body.id,
     handler: context.handler,
+    query: request.query,
   };
   request.headers["x-reshaped"] = "yes";
   return request;
@@ -83,15 +85,38 @@ async fn a_hookdeck_script_reshapes_what_the_handler_receives(backend: Backend) 
         handler("documented", &documented, &documented_script, ""),
         plain.url
     );
+    let logs = capture_logs();
     let app = spawn_app_with(opts).await;
-    let w = Webhook::new("stripe", "acme", "evt_tr1", "charge.succeeded", "x");
+    let mut w = Webhook::new("stripe", "acme", "evt_tr1", "charge.succeeded", "x");
+    // The query the provider called with reaches the script, decoded.
+    w.path.push_str("?source=sh%6Fp&tag=a&tag=b");
     assert_eq!(app.send_json(&w).await.1["status"], "accepted");
     let got = sink.wait_for(1, Duration::from_secs(10)).await;
     let r = &got[0];
     let body: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
     assert_eq!(
         body,
-        serde_json::json!({"kind": "charge.succeeded", "id": "evt_tr1", "handler": "reshaped"})
+        serde_json::json!({
+            "kind": "charge.succeeded", "id": "evt_tr1", "handler": "reshaped",
+            "query": {"source": "shop", "tag": ["a", "b"]}
+        })
+    );
+    // The script's console.log is in hookline's log with the handler and
+    // the webhook-id, on one line: a newline it prints cannot start a
+    // line of its own.
+    let webhook_id =
+        hookline::delivery::outgoing::webhook_id("stripe", "acme", "evt_tr1", "reshaped");
+    let text = logs.text();
+    let line = text
+        .lines()
+        .find(|l| l.contains("script: reshaping charge.succeeded"))
+        .unwrap_or_else(|| panic!("no console.log line in:\n{text}"));
+    assert!(line.contains("handler=reshaped"), "{line}");
+    assert!(line.contains(&format!("webhook_id={webhook_id}")), "{line}");
+    assert!(line.contains("\\nforged line"), "{line}");
+    assert!(
+        !text.lines().any(|l| l.starts_with("forged line")),
+        "{text}"
     );
     assert_eq!(r.header("content-type"), Some("application/json"));
     assert_eq!(r.header("x-reshaped"), Some("yes"));
@@ -251,7 +276,7 @@ transform = "{script}"
         let path = dir.path().join(format!("{event_type}.json"));
         let capture = serde_json::json!({
             "provider": "stripe", "tenant": "acme", "method": "POST",
-            "path": "/webhooks/stripe/acme", "query": "",
+            "path": "/webhooks/stripe/acme", "query": "source=cli",
             "headers": [["Content-Type", "application/json"]],
             "body_base64": base64::engine::general_purpose::STANDARD.encode(body.to_string()),
             "received_at": "2026-11-25T12:00:00Z",
@@ -281,7 +306,10 @@ transform = "{script}"
     let body = stdout.split("\n\n").nth(1).unwrap().trim();
     assert_eq!(
         serde_json::from_str::<serde_json::Value>(body).unwrap(),
-        serde_json::json!({"kind": "charge.succeeded", "id": "evt_cli", "handler": "reshaped"})
+        serde_json::json!({
+            "kind": "charge.succeeded", "id": "evt_cli", "handler": "reshaped",
+            "query": {"source": "cli"}
+        })
     );
     // check-config names the filter and the script.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookline"))

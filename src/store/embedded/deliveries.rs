@@ -63,9 +63,9 @@ pub(super) async fn insert(
             "INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type,
                                    body, body_sha256, forward_headers, state, next_attempt_ms,
                                    lease_owner, lease_until_ms, created_ms, updated_ms,
-                                   trace_parent)
+                                   trace_parent, query)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10, 'pending', COALESCE($12, $9),
-                     $11, $12, $9, $9, $13)
+                     $11, $12, $9, $9, $13, $14)
              ON CONFLICT (provider, tenant, event_id, handler) DO NOTHING
              RETURNING id",
         )
@@ -82,6 +82,7 @@ pub(super) async fn insert(
         .bind(owner)
         .bind(until)
         .bind(ev.trace_parent())
+        .bind(ev.stored_query())
         .fetch_optional(&mut *tx)
         .await
         .map_err(StoreError::sqlx("commit"))?;

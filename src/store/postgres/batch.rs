@@ -162,6 +162,12 @@ fn bind_events<'q>(
                 .map(|p| p.ev.trace_parent())
                 .collect::<Vec<Option<&str>>>(),
         )
+        .bind(
+            items
+                .iter()
+                .map(|p| p.ev.stored_query())
+                .collect::<Vec<Option<&str>>>(),
+        )
 }
 
 /// Per input (numbered from 1 in the first column): the row answering it.

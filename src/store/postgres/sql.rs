@@ -18,15 +18,17 @@ macro_rules! now_ms {
 /// (`handoff.rs`: leased to owner $13 for $14 ms by the insert). `guard_ms`
 /// is the dedup window of an event whose body is a second key
 /// (`replay_guard = "body"`), else 0; `trace_parent` ($15) the request's
-/// W3C `traceparent`, kept with its deliveries.
+/// W3C `traceparent`, kept with its deliveries; `query` ($16) its query
+/// string.
 macro_rules! event_input {
     () => {
         "input AS (
              SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[],
                                   $6::bytea[], $7::text[], $10::text[], $11::bigint[],
-                                  $15::text[])
+                                  $15::text[], $16::text[])
                  WITH ORDINALITY AS i(provider, tenant, event_id, event_type, body_sha256, body,
-                                      content_type, forward_headers, guard_ms, trace_parent, n)
+                                      content_type, forward_headers, guard_ms, trace_parent,
+                                      query, n)
          ), handlers AS (
              SELECT * FROM unnest($8::bigint[], $9::text[], $12::bool[]) AS h(n, handler, lease)
          )"
@@ -57,7 +59,7 @@ macro_rules! insert_deliveries {
             "INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type,
                                    body, body_sha256, forward_headers, state, next_attempt_ms,
                                    lease_owner, lease_until_ms, created_ms, updated_ms,
-                                   trace_parent)
+                                   trace_parent, query)
              SELECT e.provider, e.tenant, e.event_id, h.handler, e.event_type, e.content_type, ",
             $body,
             ", e.body_sha256, e.forward_headers, 'pending',
@@ -73,7 +75,7 @@ macro_rules! insert_deliveries {
             now_ms!(),
             ", ",
             now_ms!(),
-            ", e.trace_parent
+            ", e.trace_parent, e.query
              FROM ",
             $from,
             " e JOIN handlers h ON h.n = e.n

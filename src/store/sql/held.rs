@@ -29,8 +29,8 @@ where
     pub(crate) async fn hold(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO held_event (provider, tenant, event_id, event_type, reason, body_sha256,
-                                     body, content_type, forwarded)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                                     body, content_type, forwarded, query)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
              ON CONFLICT (provider, tenant, event_id) DO UPDATE
                  SET copies = held_event.copies + 1,
                      last_seen_at = excluded.last_seen_at",
@@ -44,6 +44,7 @@ where
         .bind(&ev.body()[..])
         .bind(ev.content_type())
         .bind(ev.forwarded_json())
+        .bind(ev.stored_query())
         .execute(&self.pool)
         .await
         .map_err(StoreError::sqlx("hold"))?;
@@ -54,7 +55,7 @@ where
     pub(crate) async fn held(&self, key: &EventKey) -> Result<Option<HeldEvent>, StoreError> {
         sqlx::query_as(
             "SELECT provider, tenant, event_id, event_type, reason, body_sha256, body,
-                    content_type, forwarded, copies, first_seen_at, last_seen_at, released_at
+                    content_type, forwarded, query, copies, first_seen_at, last_seen_at, released_at
              FROM held_event WHERE provider = $1 AND tenant = $2 AND event_id = $3",
         )
         .bind(key.provider.as_str())

@@ -91,7 +91,63 @@ impl Settings {
         if let Some(ca) = &self.tls.ca_file {
             let _ = writeln!(out, "tls: extra roots from {}", ca.display());
         }
+        self.describe_observe(&mut out);
         out
+    }
+
+    /// `[telemetry]` and `[alerts]`: where traces and alerts go. The
+    /// alerts URL is a secret (a Slack URL carries its token): only its
+    /// host is printed.
+    fn describe_observe(&self, out: &mut String) {
+        let t = &self.telemetry;
+        let inbound = if t.trust_inbound_trace {
+            "trusted"
+        } else {
+            "ignored"
+        };
+        let traces = match &t.otlp_endpoint {
+            Some(url) => format!(
+                "traces to {} (OTLP/HTTP, service {:?}, sample_ratio {}, queue {})",
+                redact_url(url.as_str()),
+                t.service_name,
+                t.sample_ratio,
+                t.max_queued_spans
+            ),
+            None => "no trace export".to_owned(),
+        };
+        let logs = match t.log_format {
+            super::LogFormat::Text => "text",
+            super::LogFormat::Json => "json",
+        };
+        let _ = writeln!(
+            out,
+            "telemetry: {traces}, logs {logs}, inbound traceparent {inbound}"
+        );
+        let Some(a) = &self.alerts else {
+            let _ = writeln!(out, "alerts: none");
+            return;
+        };
+        let host = url::Url::parse(a.url.expose_secret())
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_owned))
+            .unwrap_or_default();
+        let mut rules = Vec::new();
+        if let Some(n) = a.dead_letters {
+            rules.push(format!("dead_letters {n}"));
+        }
+        if let Some(o) = a.circuit_open {
+            rules.push(format!("circuit_open {}", d(o)));
+        }
+        if let Some(b) = a.backlog_age {
+            rules.push(format!("backlog_age {}", d(b)));
+        }
+        let _ = writeln!(
+            out,
+            "alerts: to {host} [path redacted], {}; at most one per rule and handler every {}, checked every {}",
+            rules.join(", "),
+            d(a.every),
+            d(a.check_interval)
+        );
     }
 
     fn describe_server(&self, out: &mut String) {

@@ -264,6 +264,14 @@ signing_secret = "whsec_dGVzdA=="
 forward_headers = ["X-GitHub-Delivery"]
 [delivery]
 concurrency = 7
+[telemetry]
+otlp_endpoint = "http://127.0.0.1:4318"
+sample_ratio = 0.25
+log_format = "json"
+[alerts]
+url = "https://hooks.slack.com/services/T000/B000/slack_token_do_not_print"
+dead_letters = 3
+backlog_age = "10m"
 "#
     ));
     assert_eq!(code, Some(0), "{err}");
@@ -275,6 +283,8 @@ concurrency = 7
         "tenant globex: 1 secret [redacted], verify_token [redacted]",
         "concurrency 7, signing_secret [redacted]",
         "forward_headers [x-github-delivery]",
+        "telemetry: traces to http://127.0.0.1:4318/ (OTLP/HTTP, service \"hookline\", sample_ratio 0.25, queue 8192), logs json, inbound traceparent ignored",
+        "alerts: to hooks.slack.com [path redacted], dead_letters 3, backlog_age 10m; at most one per rule and handler every 5m, checked every 15s",
     ] {
         assert!(out.contains(shown), "{shown:?} not in:\n{out}");
     }

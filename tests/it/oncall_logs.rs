@@ -144,3 +144,46 @@ async fn a_store_failure_names_the_store_that_failed() {
     assert!(line.contains("store=\"Redis\""), "{line}");
     assert!(line.contains("event_id=\"evt_no_redis\""), "{line}");
 }
+
+/// On the embedded store a failure's line names SQLite: here another
+/// process holds the file's write lock past the store's timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_embedded_store_failure_names_sqlite() {
+    use sqlx::Connection as _;
+    let sink = Sink::start(Vec::new());
+    let dir = tempfile::tempdir().unwrap();
+    let (config, _db, keys) = config(Backend::Embedded, dir.path(), &sink, "").await;
+    let hookline::config::StoreSettings::Embedded(store) = &keys.settings.store else {
+        panic!("an embedded store");
+    };
+    let port = free_port();
+    let _node = serve_with(
+        &config,
+        "all",
+        port,
+        &[("HOOKLINE__STORE__TIMEOUT", "300ms")],
+    );
+    wait_ready(port).await;
+    let mut writer =
+        sqlx::sqlite::SqliteConnection::connect(&format!("sqlite://{}", store.path.display()))
+            .await
+            .unwrap();
+    sqlx::query("BEGIN EXCLUSIVE")
+        .execute(&mut writer)
+        .await
+        .unwrap();
+    let w = Webhook::new("stripe", "acme", "evt_locked", "customer.created", "s");
+    let (status, body) = post(port, &w).await;
+    assert_eq!(status, 503, "{body}");
+    sqlx::query("ROLLBACK").execute(&mut writer).await.unwrap();
+    let log = log_with(dir.path(), "all", "store failure").await;
+    let line = log
+        .lines()
+        .find(|l| l.contains("store failure"))
+        .unwrap_or_else(|| panic!("no store failure line:\n{log}"));
+    assert!(line.contains("store=\"SQLite\""), "{line}");
+    assert!(line.contains("event_id=\"evt_locked\""), "{line}");
+    // Once the lock is gone, the provider's retry is taken.
+    let (status, body) = post(port, &w).await;
+    assert_eq!(status, 200, "{body}");
+}

@@ -85,14 +85,9 @@ impl Engine {
         transform.limited(|ctx| {
             let log = Function::new(ctx.clone(), move |line: String| {
                 let webhook_id = current.lock().map(|c| c.clone()).unwrap_or_default();
-                // Escaped: a line may repeat what the payload holds, and
-                // must not start a forged line of its own.
-                tracing::info!(
-                    handler = %handler,
-                    webhook_id = %webhook_id,
-                    "script: {}",
-                    line.escape_debug()
-                );
+                // A line may repeat what the payload holds: the log's
+                // formatter escapes it like every value (`telemetry::bounded`).
+                tracing::info!(handler = %handler, webhook_id = %webhook_id, "script: {line}");
             })
             .catch(&ctx)
             .map_err(|e| describe(&e))?;

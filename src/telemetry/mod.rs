@@ -108,7 +108,19 @@ pub fn init(settings: &TelemetrySettings) -> anyhow::Result<Telemetry> {
     // (hookline's spans are at `info`, the default). A filter per layer
     // would let a library's disabled `log` record leave the next span of
     // its thread disabled for every layer.
-    let traced = tracing_opentelemetry::layer().with_tracer(tracer);
+    // Spans carry what hookline records on them, not the layer's extras:
+    // source location, thread, target and busy/idle times (two clock reads
+    // per poll of every instrumented future) cost every request and are
+    // not what a trace of a webhook is read for. No other OpenTelemetry
+    // instrumentation reads the active context, so entering a span does
+    // not set it.
+    let traced = tracing_opentelemetry::layer()
+        .with_tracer(tracer)
+        .with_location(false)
+        .with_threads(false)
+        .with_target(false)
+        .with_tracked_inactivity(false)
+        .with_context_activation(false);
     // A second init (tests) is not an error worth failing for.
     let _ = tracing_subscriber::registry()
         .with(filter)

@@ -1,6 +1,7 @@
 //! Fan-out to downstream handlers: at-least-once delivery with a stable
 //! idempotency key per event and handler.
 
+mod attempt;
 pub mod destination;
 pub mod gate;
 pub mod outgoing;

@@ -12,17 +12,16 @@ use tokio::sync::{mpsc, Notify, OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
+use super::attempt;
 use super::destination::Destination;
 use super::gate::{Circuit, Gates, Pass};
-use super::outgoing::Outgoing;
-use super::policy::{within_age, Backoff, Verdict};
+use super::policy::Verdict;
 use crate::config::{DeliverySettings, Handler, HandlerName, TlsSettings};
 use crate::metrics::Metrics;
 use crate::store::delivery::{AttemptRecord, LeaseFrom, Leased, Next};
 use crate::store::handoff::{Handed, Ticket};
 use crate::store::retry::{with_retries, OUTCOME_SCHEDULE};
 use crate::store::{now_ms, Store};
-use crate::telemetry::TraceHeaders;
 
 /// Longest wait for more free slots before leasing for fewer.
 const LEASE_GATHER: Duration = Duration::from_millis(5);
@@ -262,7 +261,7 @@ impl Workers {
 
     async fn attempt(&self, d: Leased, pass: Pass, slot: OwnedSemaphorePermit) {
         crash_point!("after_lease");
-        let attempt = d.attempts + 1;
+        let attempt_no = d.attempts + 1;
         let started_ms = now_ms();
         let Some(handler) = self.handlers.get(d.handler.as_str()) else {
             // The handler was removed from the config: keep the delivery
@@ -270,7 +269,7 @@ impl Workers {
             let error = format!("handler {:?} is not configured", d.handler);
             tracing::warn!(%error, "dead-lettered");
             let record = AttemptRecord {
-                attempt,
+                attempt: attempt_no,
                 started_ms,
                 status: None,
                 latency: Duration::ZERO,
@@ -280,20 +279,9 @@ impl Workers {
             self.finish(&d, record, Next::Dead, slot).await;
             return;
         };
-        // The one place the message is built; then the handler's
-        // destination sends it.
-        let outgoing = Outgoing::new(&d, handler, attempt, chrono::Utc::now().timestamp());
         let started = std::time::Instant::now();
-        // A handler's transform runs first; its failure is a failed attempt.
-        let sent = match super::transform::apply(handler, outgoing).await {
-            Ok(outgoing) => {
-                let outgoing = outgoing
-                    .signed(handler.signing_key.as_ref())
-                    .traced(TraceHeaders::of(&tracing::Span::current()));
-                self.destinations[d.handler.as_str()].send(&outgoing).await
-            }
-            Err(error) => super::destination::Sent::retry(error),
-        };
+        let destination = &self.destinations[d.handler.as_str()];
+        let sent = attempt::send(&d, handler, destination, attempt_no).await;
         let latency = started.elapsed();
         if matches!(sent.outcome, Verdict::Acknowledged) {
             crash_point!("after_handler_ack");
@@ -322,29 +310,12 @@ impl Workers {
         }
         gauge.set(i64::from(open));
         let age = Duration::from_millis((now_ms() - d.created_ms).max(0) as u64);
-        let next = match sent.outcome {
-            Verdict::Acknowledged => Next::Delivered,
-            Verdict::Reject => Next::Dead,
-            Verdict::Retry { .. } if attempt >= handler.max_attempts => Next::Dead,
-            Verdict::Retry { .. } if handler.max_age.is_some_and(|max| age >= max) => Next::Dead,
-            Verdict::Retry { retry_after } => {
-                let delay = Backoff::from(&self.settings).delay(
-                    attempt,
-                    retry_after,
-                    rand::random::<f64>(),
-                );
-                Next::RetryIn(within_age(delay, age, handler.max_age))
-            }
-        };
+        let next = attempt::next(&sent.outcome, attempt_no, age, handler, &self.settings);
         self.metrics
             .attempt_seconds
             .with_label_values(&[handler.name.as_str()])
             .observe(latency.as_secs_f64());
-        let outcome = match next {
-            Next::Delivered => "delivered",
-            Next::Dead => "dead",
-            Next::RetryIn(_) => "retry",
-        };
+        let outcome = attempt::outcome_name(next);
         let span = tracing::Span::current();
         span.record("status", sent.status);
         span.record("latency_ms", latency.as_millis() as u64);
@@ -354,24 +325,9 @@ impl Workers {
             .with_label_values(&[handler.name.as_str(), outcome])
             .inc();
         self.metrics.recent.delivery(handler.name.as_str(), outcome);
-        match next {
-            Next::Delivered => tracing::info!(status = sent.status, "delivered"),
-            Next::Dead => tracing::warn!(
-                status = sent.status,
-                error = sent.error.as_deref(),
-                "dead-lettered"
-            ),
-            Next::RetryIn(delay) => {
-                tracing::info!(
-                    status = sent.status,
-                    error = sent.error.as_deref(),
-                    ?delay,
-                    "will retry"
-                )
-            }
-        }
+        attempt::log(next, &sent);
         let record = AttemptRecord {
-            attempt,
+            attempt: attempt_no,
             started_ms,
             status: sent.status,
             latency,

@@ -485,7 +485,7 @@ fn a_query_token_is_not_kept_with_the_event() {
         let param = &def.secret_query_params()[0];
         let (settings, _dir) = configure(&def.kind, None, &["s3cret-token"]).unwrap();
         let url = format!("https://hooks.example.com/webhooks/p/t?{param}=s3cret-token&keep=1");
-        let mut req = Req::post(Vec::new(), &body_for(&def, "t"), NOW);
+        let mut req = Req::post(Vec::new(), &body_for(def, "t"), NOW);
         req.url = &url;
         let got = verify(&settings, &req);
         let ev = match got {

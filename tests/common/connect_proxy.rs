@@ -1,6 +1,6 @@
 //! An HTTPS proxy (HTTP `CONNECT`) that takes every tunnel to one local
-//! server, whatever host it was asked for, and records the hosts asked
-//! for. A hookline process started with `HTTPS_PROXY` pointing here
+//! server, whatever host it was asked for (or, [`ConnectProxy::routed`],
+//! each host to its own server), and records the hosts asked for. A hookline process started with `HTTPS_PROXY` pointing here
 //! fetches `https://sns.s3.amazonaws.com/...` from a local server holding
 //! a certificate for that name (from the test CA): real names, real TLS,
 //! and no packet leaves the machine.
@@ -20,15 +20,25 @@ pub struct ConnectProxy {
 impl ConnectProxy {
     /// Listen on a free port; every tunnel goes to `target`.
     pub async fn start(target: SocketAddr) -> ConnectProxy {
+        ConnectProxy::listen(Route::Every(target)).await
+    }
+
+    /// Listen on a free port; a tunnel to one of `hosts` goes to its
+    /// server, one to any other host is refused.
+    pub async fn routed(hosts: Vec<(String, SocketAddr)>) -> ConnectProxy {
+        ConnectProxy::listen(Route::ByHost(Arc::new(hosts))).await
+    }
+
+    async fn listen(route: Route) -> ConnectProxy {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let asked = Arc::new(Mutex::new(Vec::new()));
         let log = asked.clone();
         tokio::spawn(async move {
             while let Ok((client, _)) = listener.accept().await {
-                let log = log.clone();
+                let (log, route) = (log.clone(), route.clone());
                 tokio::spawn(async move {
-                    let _ = tunnel(client, target, &log).await;
+                    let _ = tunnel(client, &route, &log).await;
                 });
             }
         });
@@ -41,9 +51,29 @@ impl ConnectProxy {
     }
 }
 
+/// Where tunnels go.
+#[derive(Clone)]
+enum Route {
+    Every(SocketAddr),
+    ByHost(Arc<Vec<(String, SocketAddr)>>),
+}
+
+impl Route {
+    /// The server for `authority` (`host:port`).
+    fn target(&self, authority: &str) -> Option<SocketAddr> {
+        match self {
+            Route::Every(target) => Some(*target),
+            Route::ByHost(hosts) => {
+                let host = authority.rsplit_once(':').map_or(authority, |(h, _)| h);
+                hosts.iter().find(|(h, _)| h == host).map(|(_, a)| *a)
+            }
+        }
+    }
+}
+
 async fn tunnel(
     mut client: TcpStream,
-    target: SocketAddr,
+    route: &Route,
     log: &Mutex<Vec<String>>,
 ) -> std::io::Result<()> {
     let mut head = Vec::new();
@@ -67,6 +97,10 @@ async fn tunnel(
         return Ok(());
     };
     log.lock().unwrap().push(authority.to_owned());
+    let Some(target) = route.target(authority) else {
+        client.write_all(b"HTTP/1.1 403 Forbidden\r\n\r\n").await?;
+        return Ok(());
+    };
     let mut server = TcpStream::connect(target).await?;
     client
         .write_all(b"HTTP/1.1 200 Connection established\r\n\r\n")

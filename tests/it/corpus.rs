@@ -6,7 +6,9 @@
 //! carries is recorded under its ID and type, every accepted event reaches
 //! the handler (each of octokit's 329 examples among them), and
 //! `hookline replay` of the GitHub captures afterwards finds them all
-//! duplicates.
+//! duplicates. The providers whose keys are fetched (`jwks`) fetch them
+//! from local HTTPS hosts under the real host names, through a `CONNECT`
+//! proxy, answering what their vectors say the key URLs serve.
 
 use crate::common;
 
@@ -15,7 +17,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use common::sink::Sink;
+use common::cert_host::vectors_file;
+use common::connect_proxy::ConnectProxy;
+use common::pki::Pki;
+use common::sink::{Reply, Sink};
 use common::{spawn_app_with, AppOptions, Backend, HANDLER_SECRET};
 use hookline::capture::Capture;
 use serde::Deserialize;
@@ -27,6 +32,9 @@ struct Manifest {
     public_url: String,
     providers: BTreeMap<String, Route>,
     captures: Vec<Entry>,
+    /// What each key URL of a fragment's `keys_from` vectors answers.
+    #[serde(skip)]
+    keys: BTreeMap<String, String>,
 }
 
 /// One provider's captures, kept beside them in
@@ -38,6 +46,10 @@ struct Fragment {
     kind: String,
     secrets: Vec<String>,
     captures: Vec<Entry>,
+    /// The kind whose vectors' `certs` say what its key URLs answer
+    /// (`scheme = "jwks"` providers).
+    #[serde(default)]
+    keys_from: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -98,8 +110,55 @@ fn manifest() -> Manifest {
             f.route
         );
         manifest.captures.extend(f.captures);
+        if let Some(kind) = &f.keys_from {
+            let vectors: serde_json::Value =
+                serde_json::from_str(&vectors_file(kind, "vectors.json")).unwrap();
+            for (url, body) in vectors["certs"].as_object().expect("certs in the vectors") {
+                let body = body.as_str().expect("a key URL's answer").to_owned();
+                manifest.keys.insert(url.clone(), body);
+            }
+        }
     }
     manifest
+}
+
+/// The key URLs' hosts, served locally: one HTTPS server per host with a
+/// certificate for its real name from a test CA, and the proxy the
+/// receiver reaches them through.
+struct KeyHosts {
+    pki: Pki,
+    proxy: ConnectProxy,
+    _servers: Vec<Sink>,
+}
+
+impl KeyHosts {
+    async fn start(keys: &BTreeMap<String, String>) -> KeyHosts {
+        let pki = Pki::new();
+        let (mut routes, mut servers) = (Vec::new(), Vec::new());
+        for (url, body) in keys {
+            let host = url::Url::parse(url).unwrap().host_str().unwrap().to_owned();
+            assert!(
+                !routes.iter().any(|(h, _)| *h == host),
+                "one key URL per host: {url}"
+            );
+            let server = Sink::start_tls(pki.server_config_for(&[host.as_str()]));
+            server.always(Reply::Body(200, body.clone()));
+            let port = url::Url::parse(&server.url).unwrap().port().unwrap();
+            routes.push((host, std::net::SocketAddr::from(([127, 0, 0, 1], port))));
+            servers.push(server);
+        }
+        let proxy = ConnectProxy::routed(routes).await;
+        // The receiver runs in this process, and nextest gives each test a
+        // process of its own: its outbound HTTPS to anything but this
+        // machine goes through the proxy.
+        std::env::set_var("HTTPS_PROXY", &proxy.url);
+        std::env::set_var("NO_PROXY", "127.0.0.1,localhost");
+        KeyHosts {
+            pki,
+            proxy,
+            _servers: servers,
+        }
+    }
 }
 
 /// The receiver's configuration for the corpus: each route as the manifest
@@ -145,10 +204,15 @@ async fn verdict(answer: reqwest::Response) -> String {
 
 async fn the_capture_corpus_gets_every_verdict_right(backend: Backend) {
     let manifest = manifest();
+    let key_hosts = KeyHosts::start(&manifest.keys).await;
     let sink = Sink::start(vec![]);
     let mut opts = AppOptions::new(backend);
     opts.routes = false;
-    opts.extra = config(&manifest, &sink);
+    opts.extra = format!(
+        "[tls]\nca_file = {:?}\n{}",
+        key_hosts.pki.path("ca.pem"),
+        config(&manifest, &sink)
+    );
     // HubSpot signs the URL it called: the public one.
     opts.server_extra = format!("public_url = {:?}", manifest.public_url);
     let app = spawn_app_with(opts).await;
@@ -176,6 +240,19 @@ async fn the_capture_corpus_gets_every_verdict_right(backend: Backend) {
         wrong.len(),
         manifest.captures.len(),
         wrong.join("\n")
+    );
+    // The keys came from the providers' own hosts (served here), each
+    // fetched for the captures that name it.
+    let mut asked = key_hosts.proxy.asked();
+    asked.sort();
+    asked.dedup();
+    assert_eq!(
+        asked,
+        [
+            "acme.kinde.com:443",
+            "keys.fireblocks.io:443",
+            "www.googleapis.com:443"
+        ]
     );
 
     // Every event is recorded under its ID and type, once; a held copy

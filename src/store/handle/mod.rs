@@ -1,16 +1,15 @@
 //! [`Store`]: the handle the receiver, the workers and the operators' tools
 //! use. It holds the configured backend behind the two traits and bounds
 //! every call with `store.timeout`: a hung store must never hang a request.
+//! The receiving side's calls are here, the delivery queue's in `queue`.
+
+mod queue;
 
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::delivery::{
-    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, LeaseFrom, Leased,
-    Next, QueueDepth,
-};
 use super::listing::{
     EventFilter, EventListed, EventRecord, VerdictEntry, VerdictFilter, VerdictListed,
 };
@@ -305,99 +304,5 @@ impl Store {
             self.ingest.reset_handshake_secret(provider, tenant),
         )
         .await
-    }
-
-    pub async fn lease_deliveries(
-        &self,
-        owner: &str,
-        limit: u32,
-        lease: Duration,
-        from: LeaseFrom<'_>,
-    ) -> Result<Vec<Leased>, StoreError> {
-        self.bounded("lease", self.queue.lease(owner, limit, lease, from))
-            .await
-    }
-
-    pub async fn give_back_delivery(
-        &self,
-        delivery: &Leased,
-        owner: &str,
-    ) -> Result<(), StoreError> {
-        self.bounded("lease", self.queue.give_back(delivery, owner))
-            .await
-    }
-
-    pub async fn finish_delivery(
-        &self,
-        delivery: &Leased,
-        owner: &str,
-        attempt: &AttemptRecord,
-        next: Next,
-    ) -> Result<bool, StoreError> {
-        self.bounded("finish", self.queue.finish(delivery, owner, attempt, next))
-            .await
-    }
-
-    pub async fn list_deliveries(
-        &self,
-        filter: &DeliveryFilter,
-    ) -> Result<Vec<DeliveryView>, StoreError> {
-        self.bounded("list", self.queue.list(filter)).await
-    }
-
-    pub async fn delivery_attempts(
-        &self,
-        delivery_id: i64,
-    ) -> Result<Vec<AttemptView>, StoreError> {
-        self.bounded("attempts", self.queue.attempts(delivery_id))
-            .await
-    }
-
-    pub async fn requeue(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
-        self.bounded("requeue", self.queue.requeue(filter)).await
-    }
-
-    pub async fn queue_depth(&self) -> Result<QueueDepth, StoreError> {
-        self.bounded("depth", self.queue.depth()).await
-    }
-
-    pub async fn delivery_payload(&self, delivery_id: i64) -> Result<Option<Leased>, StoreError> {
-        self.bounded("payload", self.queue.payload(delivery_id))
-            .await
-    }
-
-    pub async fn count_deliveries(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
-        self.bounded("count", self.queue.count(filter)).await
-    }
-
-    pub async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
-        self.bounded("depth", self.queue.depth_by_handler()).await
-    }
-
-    /// See [`DeliveryQueue::oldest_pending`].
-    pub async fn oldest_pending(&self) -> Result<Vec<(String, i64)>, StoreError> {
-        self.bounded("oldest_pending", self.queue.oldest_pending())
-            .await
-    }
-
-    /// See [`DeliveryQueue::alert_fire`].
-    pub async fn alert_fire(
-        &self,
-        rule: &str,
-        handler: &str,
-        now_ms: i64,
-        quiet_since_ms: i64,
-    ) -> Result<bool, StoreError> {
-        self.bounded(
-            "alert_state",
-            self.queue.alert_fire(rule, handler, now_ms, quiet_since_ms),
-        )
-        .await
-    }
-
-    /// See [`DeliveryQueue::alert_resolve`].
-    pub async fn alert_resolve(&self, rule: &str, handler: &str) -> Result<bool, StoreError> {
-        self.bounded("alert_state", self.queue.alert_resolve(rule, handler))
-            .await
     }
 }

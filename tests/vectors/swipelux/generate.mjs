@@ -4,16 +4,9 @@
 // Signed with svix 2.5.0 Webhook.sign and every verdict is its Webhook.verify.
 // Also writes Swipelux's corpus captures (tests/captures/swipelux/), signed and
 // checked the same way.
-import { writeFileSync, mkdirSync } from 'node:fs';
 import { Webhook } from 'svix';
-import { withIdentity } from '../identity.mjs';
+import { generateSdkVectors, SENT_AT as SENT } from '../svix-cases.mjs';
 
-const NOW = 1700000000;
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const OLD = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';
-const OTHER = 'whsec_aGVsbG8gd29ybGQgdGhpcyBpcyBhIHRlc3Q=';
-const HOOK_URL = 'https://hooks.example.com/webhooks/swipelux';
-const MSG_ID = 'msg_2bXswipeQe3LmT7vR1pN4sY8wZ';
 // The documented delivery shape {"type", "data", "createdAt"}
 // (https://docs.swipelux.com/reference/webhooks), a transfer.completed event.
 const transferCompleted = (id, customer, at) => JSON.stringify({
@@ -22,55 +15,23 @@ const transferCompleted = (id, customer, at) => JSON.stringify({
   createdAt: at,
 });
 const BODY = transferCompleted('tr_8f2k1m9q', 'cus_abc123', 1704067200000);
-const TAMPERED = BODY.replace('cus_abc123', 'cus_abc124');
-
-const sign = (secret, id, ts, body) => new Webhook(secret).sign(id, new Date(ts * 1000), body);
-const headersFor = (id, sigs, ts) => [['Content-Type', 'application/json'], ['svix-id', id], ['svix-timestamp', String(ts)], ['svix-signature', sigs.join(' ')]];
-
-function sdkVerdict(c) {
-  const realNow = Date.now;
-  Date.now = () => c.now * 1000; // the verifier reads the clock itself
-  try {
-    let verdict = 'invalid_signature';
-    for (const s of c.secrets) {
-      try {
-        new Webhook(s).verify(c.body, Object.fromEntries(c.headers));
-        return 'valid';
-      } catch (e) {
-        if (e.message === 'Missing required headers') return 'missing_signature';
-        if (/timestamp too (old|new)/.test(e.message)) verdict = 'timestamp_out_of_tolerance';
-        else if (e.message !== 'No matching signature found') throw e;
-      }
-    }
-    return verdict;
-  } finally {
-    Date.now = realNow;
-  }
-}
-
-const req = (sigs, ts, body = BODY) => ({ method: 'POST', url: HOOK_URL, headers: headersFor(MSG_ID, sigs, ts), body, now: NOW, tolerance: 300 });
-const strip = (r) => ({ ...r, headers: r.headers.filter(([k]) => k.toLowerCase() !== 'svix-signature') });
-const ts = NOW - 2;
-const cases = [
-  { name: 'transfer.completed signed by Webhook.sign, accepted by Webhook.verify', secrets: [SECRET], ...req([sign(SECRET, MSG_ID, ts, BODY)], ts), expect: 'valid' },
-  { name: 'rotation: svix-signature carries the old and the new secret\'s signatures, the tenant holds only the new', secrets: [SECRET], ...req([sign(OLD, MSG_ID, ts, BODY), sign(SECRET, MSG_ID, ts, BODY)], ts), expect: 'valid' },
-  { name: 'rotation: the second configured secret verifies', secrets: [OTHER, SECRET], ...req([sign(SECRET, MSG_ID, ts, BODY)], ts), expect: 'valid' },
-  { name: 'one body byte changed after signing', secrets: [SECRET], ...req([sign(SECRET, MSG_ID, ts, BODY)], ts), body: TAMPERED, expect: 'invalid_signature' },
-  { name: 'verified with another signing secret', secrets: [OTHER], ...req([sign(SECRET, MSG_ID, ts, BODY)], ts), expect: 'invalid_signature' },
-  { name: 'svix-signature removed', secrets: [SECRET], ...strip(req([sign(SECRET, MSG_ID, ts, BODY)], ts)), expect: 'missing_signature' },
-  { name: 'svix-timestamp 301 seconds old', secrets: [SECRET], ...req([sign(SECRET, MSG_ID, NOW - 301, BODY)], NOW - 301), expect: 'timestamp_out_of_tolerance' },
-  { name: 'svix-timestamp 301 seconds in the future', secrets: [SECRET], ...req([sign(SECRET, MSG_ID, NOW + 301, BODY)], NOW + 301), expect: 'timestamp_out_of_tolerance' },
-];
-for (const c of cases) {
-  const got = sdkVerdict(c);
-  if (got !== c.expect) throw new Error(`${c.name}: SDK says ${got}, case expects ${c.expect}`);
-}
-
 const DOCS = 'https://docs.swipelux.com/concepts/webhooks';
-const out = {
+
+// The corpus captures: the first delivery, its retry (the same message ID,
+// signed again later) and another event. Signed at the corpus's fixed time.
+const ID1 = 'msg_2cA1swipeCorpus0001xYzWqR';
+const ID2 = 'msg_2cA1swipeCorpus0002pQrStU';
+const BODY2 = transferCompleted('tr_3h7n2p5w', 'cus_def456', 1767225600000);
+
+generateSdkVectors({
   kind: 'swipelux',
-  source: { kind: 'sdk', package: 'svix', registry: 'npm', version: '2.5.0',
-    function: 'Webhook.sign / Webhook.verify (Svix, through which Swipelux\'s docs say it delivers)', url: DOCS },
+  headers: 'svix',
+  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  msgId: 'msg_2bXswipeQe3LmT7vR1pN4sY8wZ',
+  body: BODY,
+  type: 'transfer.completed',
+  tamper: ['cus_abc123', 'cus_abc124'],
+  source: { function: 'Webhook.sign / Webhook.verify (Svix, through which Swipelux\'s docs say it delivers)', url: DOCS },
   facts: {
     title: 'Swipelux',
     docs: DOCS,
@@ -84,35 +45,12 @@ const out = {
     retry_source: 'https://docs.svix.com/retries',
     handshake: null,
   },
-  cases,
-};
-withIdentity(out);
-writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
-
-// The corpus captures: the first delivery, its retry (the same message ID,
-// signed again later) and another event. Signed at the corpus's fixed time.
-const SENT = Date.parse('2026-01-01T00:00:00Z') / 1000;
-const CORPUS_SECRET = 'whsec_c3dpcGVsdXgtY29ycHVzLXNpZ25pbmctc2VjcmV0';
-const DIR = new URL('../../captures/swipelux/', import.meta.url);
-const ID1 = 'msg_2cA1swipeCorpus0001xYzWqR';
-const ID2 = 'msg_2cA1swipeCorpus0002pQrStU';
-const BODY2 = transferCompleted('tr_3h7n2p5w', 'cus_def456', 1767225600000);
-const shots = [
-  ['0001-transfer-completed.json', ID1, SENT - 20, BODY, 'accepted', 'a transfer.completed webhook: https://docs.swipelux.com/reference/webhooks'],
-  ['0002-transfer-completed-retried.json', ID1, SENT, BODY, 'duplicate', 'the same message retried after a failure, the same svix-id and a new timestamp: https://docs.svix.com/retries'],
-  ['0003-transfer-completed-other.json', ID2, SENT, BODY2, 'accepted', 'another transfer.completed under its own message ID'],
-];
-mkdirSync(DIR, { recursive: true });
-const captures = [];
-for (const [file, id, at, body, expect, why] of shots) {
-  const headers = headersFor(id, [sign(CORPUS_SECRET, id, at, body)], at);
-  if (sdkVerdict({ secrets: [CORPUS_SECRET], headers, body, now: at }) !== 'valid') throw new Error(`${file}: not accepted by Webhook.verify`);
-  const capture = { provider: 'swipelux', kind: 'swipelux', tenant: 'default', method: 'POST', path: '/webhooks/swipelux', query: '',
-    headers, body_base64: Buffer.from(body).toString('base64'), received_at: '2026-01-01T00:00:00+00:00' };
-  writeFileSync(new URL(file, DIR), JSON.stringify(capture, null, 2) + '\n');
-  captures.push({ file: `swipelux/${file}`, expect, events: [{ id, type: JSON.parse(body).type }], why });
-}
-const manifest = { route: 'swipelux', kind: 'swipelux', secrets: [CORPUS_SECRET],
-  source: 'signed by svix 2.5.0 Webhook.sign and checked by its Webhook.verify: tests/vectors/swipelux/generate.mjs', captures };
-writeFileSync(new URL('manifest.json', DIR), JSON.stringify(manifest, null, 2) + '\n');
-console.log(`swipelux: ${cases.length} cases, ${captures.length} captures`);
+  corpus: {
+    secret: 'whsec_c3dpcGVsdXgtY29ycHVzLXNpZ25pbmctc2VjcmV0',
+    shots: [
+      ['0001-transfer-completed.json', ID1, SENT - 20, BODY, 'accepted', 'a transfer.completed webhook: https://docs.swipelux.com/reference/webhooks'],
+      ['0002-transfer-completed-retried.json', ID1, SENT, BODY, 'duplicate', 'the same message retried after a failure, the same svix-id and a new timestamp: https://docs.svix.com/retries'],
+      ['0003-transfer-completed-other.json', ID2, SENT, BODY2, 'accepted', 'another transfer.completed under its own message ID'],
+    ],
+  },
+}, { here: import.meta.url, Webhook, library: { package: 'svix', version: '2.5.0' } });

@@ -128,6 +128,10 @@ impl Fetcher {
                 host: host(),
                 status: 404,
             },
+            Refused::CredentialDenied => FetchError::NoSuchKey {
+                host: host(),
+                status: 401,
+            },
         };
         let cell = (self.cache)
             .cell(budget, url, bearer.is_some())
@@ -138,6 +142,9 @@ impl Fetcher {
                 // takes its turn here: it must not fetch again.
                 if let Some(r) = self.cache.failure(url) {
                     return Err(refused(r));
+                }
+                if bearer.is_some() && self.cache.credential_refused(budget, url) {
+                    return Err(refused(Refused::CredentialDenied));
                 }
                 let _slot = tokio::time::timeout(FETCH_QUEUE_WAIT, self.slots.acquire())
                     .await
@@ -160,15 +167,14 @@ impl Fetcher {
                     }
                     // A 404 is the key endpoint's answer for any tenant;
                     // a 401 or 403 is about this tenant's credential
-                    // only, so it is not remembered for the URL (other
-                    // tenants fetch it with theirs), and the tenant's
-                    // budget bounds how often it is asked.
+                    // only, so it is remembered for this tenant, not for
+                    // the URL (other tenants fetch it with theirs).
                     Err(
                         e @ FetchError::NoSuchKey {
                             status: 401 | 403, ..
                         },
                     ) => {
-                        self.cache.forget(url, &cell);
+                        self.cache.refuse(budget, url, &cell);
                         Err(e)
                     }
                     Err(e) => {

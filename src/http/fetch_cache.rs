@@ -25,9 +25,8 @@
 //!   cannot make hookline call the provider's API more than that;
 //! - a URL the provider's API answered 404 (no such key) is remembered as
 //!   such for [`FAILURE_TTL`]: requests naming it fail verification
-//!   without a fetch (a 401 or 403, which is about one tenant's
-//!   credential, is not remembered for the URL: that tenant's budget
-//!   bounds it).
+//!   without a fetch; a 401 or 403, which is about one tenant's
+//!   credential, is remembered as long for that tenant only.
 //!
 //! None of it is kept across restarts.
 
@@ -103,6 +102,9 @@ pub(super) enum Refused {
     /// The provider's API answered it has no such key, less than
     /// [`FAILURE_TTL`] ago.
     NotFound,
+    /// The provider's API refused this tenant's credential for it (401,
+    /// 403) less than [`FAILURE_TTL`] ago.
+    CredentialDenied,
 }
 
 /// A fetch that failed, and when.
@@ -121,6 +123,9 @@ pub(super) struct Cache {
     refreshed: Mutex<HashMap<FetchUrl, Instant>>,
     new_fetches: DefaultKeyedRateLimiter<String>,
     credentialed_fetches: DefaultKeyedRateLimiter<String>,
+    /// When the provider's API last refused a budget's (tenant's)
+    /// credential for a URL.
+    refused: Mutex<HashMap<(String, FetchUrl), Instant>>,
 }
 
 impl Cache {
@@ -137,6 +142,7 @@ impl Cache {
             refreshed: Mutex::new(HashMap::new()),
             new_fetches: RateLimiter::keyed(quota),
             credentialed_fetches: RateLimiter::keyed(credentialed),
+            refused: Mutex::new(HashMap::new()),
         }
     }
 
@@ -158,6 +164,9 @@ impl Cache {
         }
         if let Some(refused) = self.failure(url) {
             return Err(refused);
+        }
+        if credentialed && self.credential_refused(budget, url) {
+            return Err(Refused::CredentialDenied);
         }
         // Only configured providers and tenants get here (an unknown one
         // is a 404 first), so the keys are bounded.
@@ -211,14 +220,38 @@ impl Cache {
         true
     }
 
-    /// Forget `url`'s cell (unless a newer one took its place) without
-    /// remembering a failure: the fetch failed for one tenant's
-    /// credential only.
-    pub(super) fn forget(&self, url: &FetchUrl, cell: &Cell) {
-        let mut cache = self.certificates.lock().expect("certificate cache lock");
-        if cache.get(url).is_some_and(|c| Arc::ptr_eq(&c.cell, cell)) {
-            cache.remove(url);
+    /// The provider's API refused `budget`'s (one tenant's) credential for
+    /// `url`: forget the cell (unless a newer one took its place) and
+    /// remember the refusal for that budget only; other tenants fetch the
+    /// URL with their own.
+    pub(super) fn refuse(&self, budget: &str, url: &FetchUrl, cell: &Cell) {
+        {
+            let mut cache = self.certificates.lock().expect("certificate cache lock");
+            if cache.get(url).is_some_and(|c| Arc::ptr_eq(&c.cell, cell)) {
+                cache.remove(url);
+            }
         }
+        let mut refused = self.refused.lock().expect("refusal cache lock");
+        refused.retain(|_, at| at.elapsed() < FAILURE_TTL);
+        if refused.len() >= MAX_FAILURES {
+            let oldest = refused
+                .iter()
+                .min_by_key(|(_, at)| **at)
+                .map(|(k, _)| k.clone());
+            if let Some(oldest) = oldest {
+                refused.remove(&oldest);
+            }
+        }
+        refused.insert((budget.to_owned(), url.clone()), Instant::now());
+    }
+
+    /// Whether the provider's API refused `budget`'s credential for `url`
+    /// less than [`FAILURE_TTL`] ago.
+    pub(super) fn credential_refused(&self, budget: &str, url: &FetchUrl) -> bool {
+        let refused = self.refused.lock().expect("refusal cache lock");
+        refused
+            .get(&(budget.to_owned(), url.clone()))
+            .is_some_and(|at| at.elapsed() < FAILURE_TTL)
     }
 
     /// How `url`'s last fetch failed, if it did less than [`FAILURE_TTL`]
@@ -335,5 +368,11 @@ mod tests {
         cache.failed(&url(201), &cell, false);
         let again = cache.cell("circle\nthird", &url(201), true);
         assert_eq!(again.err(), Some(Refused::FailedRecently));
+        // A tenant's credential refused: that tenant only.
+        let cell = cache.cell("circle\nfourth", &url(300), true).unwrap();
+        cache.refuse("circle\nfourth", &url(300), &cell);
+        let again = cache.cell("circle\nfourth", &url(300), true);
+        assert_eq!(again.err(), Some(Refused::CredentialDenied));
+        assert!(cache.cell("circle\nfifth", &url(300), true).is_ok());
     }
 }

@@ -27,8 +27,8 @@
 //!   a verification failure (401 `invalid_signature`), remembered as such
 //!   for a minute, not fetched again meanwhile; a 401 or 403 (the tenant's
 //!   API key refused) is a verification failure too, logged as a warning,
-//!   and not remembered for the URL, which other tenants fetch with their
-//!   own key;
+//!   and remembered a minute for that tenant only (other tenants fetch
+//!   the URL with their own key);
 //! - new key IDs are fetched within a small budget per provider and tenant
 //!   (`CREDENTIALED_FETCH_BURST` in `http::fetch_cache`); past it, requests
 //!   are answered 503 + `Retry-After` (`fetch_failed`, counted in the

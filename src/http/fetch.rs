@@ -17,6 +17,12 @@
 //! budget of new URLs per provider) and by [`MAX_CONCURRENT_FETCHES`] at
 //! once across the process. A request refused by any of these is answered
 //! 503 + `Retry-After` (`fetch_failed`), and the provider retries.
+//!
+//! A key fetched with a tenant's credential (`ecdsa-key-id`: Circle's API
+//! key as `Authorization: Bearer`, a sensitive header never logged) has a
+//! budget of its own per provider and tenant, and a key endpoint's 401,
+//! 403 or 404 is the request's failure to verify (401
+//! `invalid_signature`), not hookline's.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,7 +33,9 @@ use tokio::sync::Semaphore;
 use super::fetch_cache::{Cache, Refused};
 use crate::config::{Provider, Tenant, TlsSettings};
 use crate::delivery::destination::http as outbound;
-use crate::provider::{certificate_to_fetch, FetchUrl, Key, KeyError, UntrustedRequest};
+use crate::provider::{
+    certificate_to_fetch, Bearer, FetchUrl, Key, KeyError, Rejection, UntrustedRequest, VerifyError,
+};
 
 /// Certificate fetches in flight at once, across every provider.
 pub const MAX_CONCURRENT_FETCHES: usize = 4;
@@ -59,6 +67,8 @@ pub enum FetchError {
     Certificate { host: String, reason: KeyError },
     #[error("not fetched from {host} again yet: its last fetch failed")]
     FailedRecently { host: String },
+    #[error("{host} answered {status}: no such key, or not for this credential")]
+    NoSuchKey { host: String, status: u16 },
     #[error("not fetched from {host}: too many new certificate URLs for this provider lately")]
     TooManyNew { host: String },
     #[error("not fetched from {host}: {MAX_CONCURRENT_FETCHES} fetches already in flight")]
@@ -79,24 +89,26 @@ impl Fetcher {
     }
 
     /// The certificate or key set at `url`, named by a request to
-    /// `provider`: from the cache, or fetched now if the cache's bounds
-    /// allow. A cached key set without the key `key_id` the request names
-    /// is fetched again, at most once per
-    /// [`super::fetch_cache::KEY_REFRESH_INTERVAL`].
+    /// `budget` (the provider's name; with a `bearer`, the provider's and
+    /// the tenant's): from the cache, or fetched now (with `bearer` as
+    /// `Authorization`, if given) if the cache's bounds allow. A cached key
+    /// set without the key `key_id` the request names is fetched again, at
+    /// most once per [`super::fetch_cache::KEY_REFRESH_INTERVAL`].
     pub async fn certificate(
         &self,
-        provider: &str,
+        budget: &str,
         url: &FetchUrl,
         key_id: Option<&str>,
+        bearer: Option<&Bearer>,
     ) -> Result<Arc<Key>, FetchError> {
-        let (key, cell) = self.cached(provider, url).await?;
+        let (key, cell) = self.cached(budget, url, bearer).await?;
         match key_id {
             Some(id) if key.lacks_key_id(id) && self.cache.refresh(url, &cell) => {
                 tracing::info!(
                     host = url.host(),
                     "a request names a key not published yet: fetching the keys again"
                 );
-                Ok(self.cached(provider, url).await?.0)
+                Ok(self.cached(budget, url, bearer).await?.0)
             }
             _ => Ok(key),
         }
@@ -104,28 +116,42 @@ impl Fetcher {
 
     async fn cached(
         &self,
-        provider: &str,
+        budget: &str,
         url: &FetchUrl,
+        bearer: Option<&Bearer>,
     ) -> Result<(Arc<Key>, super::fetch_cache::Cell), FetchError> {
         let host = || url.host().to_owned();
         let refused = |r| match r {
             Refused::FailedRecently => FetchError::FailedRecently { host: host() },
             Refused::TooManyNew => FetchError::TooManyNew { host: host() },
+            Refused::NotFound => FetchError::NoSuchKey {
+                host: host(),
+                status: 404,
+            },
+            Refused::CredentialDenied => FetchError::NoSuchKey {
+                host: host(),
+                status: 401,
+            },
         };
-        let cell = self.cache.cell(provider, url).map_err(refused)?;
+        let cell = (self.cache)
+            .cell(budget, url, bearer.is_some())
+            .map_err(refused)?;
         let key = cell
             .get_or_try_init(|| async {
                 // A request that waited on a fetch that failed meanwhile
                 // takes its turn here: it must not fetch again.
-                if self.cache.failed_recently(url) {
-                    return Err(FetchError::FailedRecently { host: host() });
+                if let Some(r) = self.cache.failure(url) {
+                    return Err(refused(r));
+                }
+                if bearer.is_some() && self.cache.credential_refused(budget, url) {
+                    return Err(refused(Refused::CredentialDenied));
                 }
                 let _slot = tokio::time::timeout(FETCH_QUEUE_WAIT, self.slots.acquire())
                     .await
                     .map_err(|_| FetchError::Busy { host: host() })?
                     .expect("the semaphore is never closed");
                 let fetched = async {
-                    let (answer, max_age) = self.get(url).await?;
+                    let (answer, max_age) = self.get(url, bearer).await?;
                     Key::fetched(url.clone(), &answer, max_age).map_err(|reason| {
                         FetchError::Certificate {
                             host: host(),
@@ -139,8 +165,21 @@ impl Fetcher {
                         tracing::info!(host = url.host(), "fetched a signing certificate");
                         Ok(Arc::new(key))
                     }
+                    // A 404 is the key endpoint's answer for any tenant;
+                    // a 401 or 403 is about this tenant's credential
+                    // only, so it is remembered for this tenant, not for
+                    // the URL (other tenants fetch it with theirs).
+                    Err(
+                        e @ FetchError::NoSuchKey {
+                            status: 401 | 403, ..
+                        },
+                    ) => {
+                        self.cache.refuse(budget, url, &cell);
+                        Err(e)
+                    }
                     Err(e) => {
-                        self.cache.failed(url, &cell);
+                        let not_found = matches!(e, FetchError::NoSuchKey { .. });
+                        self.cache.failed(url, &cell, not_found);
                         Err(e)
                     }
                 }
@@ -153,18 +192,37 @@ impl Fetcher {
     /// `GET url`, for its effect (SNS's `SubscribeURL` confirms a
     /// subscription); any 2xx is success.
     pub async fn confirm(&self, url: &FetchUrl) -> Result<(), FetchError> {
-        self.get(url).await.map(drop)
+        self.get(url, None).await.map(drop)
     }
 
-    /// The body of a 2xx answer to `GET url`, at most [`MAX_FETCH_BYTES`],
-    /// and its `Cache-Control: max-age`.
-    async fn get(&self, url: &FetchUrl) -> Result<(Vec<u8>, Option<Duration>), FetchError> {
+    /// The body of a 2xx answer to `GET url` (with `bearer` as
+    /// `Authorization`, marked sensitive), at most [`MAX_FETCH_BYTES`], and
+    /// its `Cache-Control: max-age`. With a `bearer`, a 401, 403 or 404 is
+    /// [`FetchError::NoSuchKey`].
+    async fn get(
+        &self,
+        url: &FetchUrl,
+        bearer: Option<&Bearer>,
+    ) -> Result<(Vec<u8>, Option<Duration>), FetchError> {
         let host = || url.host().to_owned();
         let failed = |e: reqwest::Error| FetchError::Request {
             host: host(),
             reason: outbound::describe(&e),
         };
-        let res = self.client.get(url.as_str()).send().await.map_err(failed)?;
+        let mut request = self.client.get(url.as_str());
+        if let Some(bearer) = bearer {
+            request = request
+                .bearer_auth(bearer.expose())
+                .header(reqwest::header::ACCEPT, "application/json");
+        }
+        let res = request.send().await.map_err(failed)?;
+        let status = res.status().as_u16();
+        if bearer.is_some() && matches!(status, 401 | 403 | 404) {
+            return Err(FetchError::NoSuchKey {
+                host: host(),
+                status,
+            });
+        }
         if !res.status().is_success() {
             return Err(FetchError::Status {
                 host: host(),
@@ -214,17 +272,44 @@ pub(super) async fn certificates_for(
         return Ok(Vec::new());
     };
     let mut keys = Vec::with_capacity(needed.urls.len());
+    let tenant_budget = format!("{}\n{}", provider.name.as_str(), tenant.name.as_str());
     for url in &needed.urls {
+        let bearer = (needed.credentials.iter())
+            .find(|c| c.url == *url)
+            .map(|c| &c.bearer);
+        let budget = match bearer {
+            Some(_) => tenant_budget.as_str(),
+            None => provider.name.as_str(),
+        };
         match fetcher
-            .certificate(&provider.name, url, needed.key_id.as_deref())
+            .certificate(budget, url, needed.key_id.as_deref(), bearer)
             .await
         {
             Ok(key) => keys.push(key),
+            // The key endpoint does not know the key ID this request
+            // names: for one tenant secret among several, another's URL
+            // may; else the request fails verification.
+            Err(FetchError::NoSuchKey { host, status: 404 }) => {
+                tracing::info!(
+                    host,
+                    "the key endpoint has no key of the ID a request names"
+                );
+            }
+            Err(FetchError::NoSuchKey { host, status }) => {
+                tracing::warn!(
+                    host,
+                    status,
+                    "the key endpoint refused this tenant's credential: check its API key"
+                );
+            }
             Err(e) => {
                 tracing::warn!(error = %e, "cannot fetch the signing certificate or keys");
                 return Err(super::ApiError::FetchFailed);
             }
         }
+    }
+    if keys.is_empty() {
+        return Err(Rejection::Verify(VerifyError::InvalidSignature).into());
     }
     Ok(keys)
 }

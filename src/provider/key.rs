@@ -44,6 +44,12 @@ enum Material {
     /// The keys a provider publishes at `url` (a JWK Set, Google's
     /// certificates), fetched: verifies only what names that URL.
     KeySet { url: FetchUrl, set: Box<KeySet> },
+    /// One P-256 public key a provider's API answered for the key ID in
+    /// `url` (Circle): verifies only what names that URL.
+    FetchedP256 {
+        url: FetchUrl,
+        key: p256::ecdsa::VerifyingKey,
+    },
 }
 
 impl Key {
@@ -94,14 +100,18 @@ impl Key {
         Key::fetched(url, answer, None)
     }
 
-    /// What a key URL answered: a JSON object is a set of published keys
-    /// ([`KeySet`], used for `max_age` when given), anything else one PEM
-    /// X.509 certificate.
+    /// What a key URL answered: a JSON object with `data.publicKey` is
+    /// one public key by ID (Circle's answer: see [`public_key_answer`]),
+    /// any other JSON object a set of published keys ([`KeySet`], used for
+    /// `max_age` when given), anything else one PEM X.509 certificate.
     pub fn fetched(
         url: FetchUrl,
         answer: &[u8],
         max_age: Option<Duration>,
     ) -> Result<Key, KeyError> {
+        if let Some(key) = public_key_answer(answer) {
+            return Ok(Key(Material::FetchedP256 { url, key: key? }));
+        }
         if answer.trim_ascii_start().starts_with(b"{") {
             let set = KeySet::parse(answer, max_age)?;
             return Ok(Key(Material::KeySet {
@@ -131,6 +141,15 @@ impl Key {
     pub(crate) fn key_set_from(&self, raw: &str) -> Option<&KeySet> {
         match &self.0 {
             Material::KeySet { url, set } if url.is(raw) => Some(set),
+            _ => None,
+        }
+    }
+
+    /// The P-256 key, if this key is the one fetched from the URL `raw`
+    /// names.
+    pub(crate) fn fetched_p256_from(&self, raw: &str) -> Option<&p256::ecdsa::VerifyingKey> {
+        match &self.0 {
+            Material::FetchedP256 { url, key } if url.is(raw) => Some(key),
             _ => None,
         }
     }
@@ -204,6 +223,37 @@ impl Key {
             _ => None,
         }
     }
+}
+
+/// The algorithm a key endpoint's answer must name.
+const ECDSA_SHA_256: &str = "ECDSA_SHA_256";
+
+/// A key endpoint's answer `{"data": {"publicKey": <base64 DER
+/// SubjectPublicKeyInfo>, "algorithm": "ECDSA_SHA_256", ...}}` (Circle's
+/// `GET /v2/notifications/publicKey/{id}`): `None` when the answer is not
+/// of that shape, an error when it is but the key is not a P-256 key or
+/// the algorithm is another.
+fn public_key_answer(answer: &[u8]) -> Option<Result<p256::ecdsa::VerifyingKey, KeyError>> {
+    use base64::Engine as _;
+    use p256::pkcs8::DecodePublicKey as _;
+    let value: serde_json::Value = serde_json::from_slice(answer).ok()?;
+    let data = value.get("data")?;
+    let public_key = data.get("publicKey")?;
+    Some((|| {
+        if data.get("algorithm").and_then(|a| a.as_str()) != Some(ECDSA_SHA_256) {
+            return Err(KeyError::new("the key's algorithm is not ECDSA_SHA_256"));
+        }
+        let der = public_key
+            .as_str()
+            .and_then(|k| {
+                base64::engine::general_purpose::STANDARD
+                    .decode(k.trim())
+                    .ok()
+            })
+            .ok_or_else(|| KeyError::new("the public key is not base64"))?;
+        p256::ecdsa::VerifyingKey::from_public_key_der(&der)
+            .map_err(|_| KeyError::new("not a P-256 public key (DER SubjectPublicKeyInfo)"))
+    })())
 }
 
 impl std::fmt::Debug for Key {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Corpus fragments for the providers whose keys are fetched (`scheme = "jwks"`):
-Google Cloud Pub/Sub push, Kinde and Fireblocks.
+"""Corpus fragments for the providers whose keys are fetched (`scheme = "jwks"`,
+`scheme = "ecdsa-key-id"`): Google Cloud Pub/Sub push, Kinde, Fireblocks and Circle.
 
 Each capture repeats a valid case of tests/vectors/<kind>/vectors.json, whose
 token or signature the generator there made with the provider's SDK or docs
@@ -27,6 +27,9 @@ RETRIES = {
                       "https://developers.fireblocks.com/reference/webhook-notification-structure) "
                       "sent again and signed again, here by the older key the JWKS still lists; "
                       "the docs state no retry policy, so this stands for any resend"),
+    "circle": ("resend", "Circle retries a notification it got no 2xx for: \"the same notification can be "
+                         "sent more than once, and Circle reuses the same notification ID across retries\": "
+                         "https://developers.circle.com/api-reference/webhooks"),
 }
 
 

@@ -17,6 +17,9 @@ pub enum Reply {
     Slow(Duration, u16),
     /// Status with this body (a certificate the sink serves).
     Body(u16, String),
+    /// 200 with the body given for the request's path, else 404: a key
+    /// endpoint serving one key per path (Circle's, by key ID).
+    Routes(Vec<(String, String)>),
 }
 
 #[derive(Debug, Clone)]
@@ -83,6 +86,10 @@ async fn handle(req: HttpRequest, body: web::Bytes, state: web::Data<Arc<State>>
             .insert_header(("Retry-After", secs.to_string()))
             .finish(),
         Reply::Body(s, body) => HttpResponse::build(status(s)).body(body),
+        Reply::Routes(routes) => match routes.iter().find(|(p, _)| p == req.uri().path()) {
+            Some((_, body)) => HttpResponse::Ok().body(body.clone()),
+            None => HttpResponse::NotFound().body("{\"code\":404}"),
+        },
         Reply::Slow(d, s) => {
             tokio::time::sleep(d).await;
             HttpResponse::build(status(s)).finish()

@@ -6,7 +6,8 @@
 //! carries is recorded under its ID and type, every accepted event reaches
 //! the handler (each of octokit's 329 examples among them), and
 //! `hookline replay` of the GitHub captures afterwards finds them all
-//! duplicates. The providers whose keys are fetched (`jwks`) fetch them
+//! duplicates. The providers whose keys are fetched (`jwks`, and Circle's
+//! `ecdsa-key-id`, one key URL per key ID on one host) fetch them
 //! from local HTTPS hosts under the real host names, through a `CONNECT`
 //! proxy, answering what their vectors say the key URLs serve.
 
@@ -135,14 +136,17 @@ impl KeyHosts {
     async fn start(keys: &BTreeMap<String, String>) -> KeyHosts {
         let pki = Pki::new();
         let (mut routes, mut servers) = (Vec::new(), Vec::new());
+        // One server per host, answering each key URL's path.
+        let mut by_host: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
         for (url, body) in keys {
-            let host = url::Url::parse(url).unwrap().host_str().unwrap().to_owned();
-            assert!(
-                !routes.iter().any(|(h, _)| *h == host),
-                "one key URL per host: {url}"
-            );
+            let url = url::Url::parse(url).unwrap();
+            let host = url.host_str().unwrap().to_owned();
+            let paths = by_host.entry(host).or_default();
+            paths.push((url.path().to_owned(), body.clone()));
+        }
+        for (host, paths) in by_host {
             let server = Sink::start_tls(pki.server_config_for(&[host.as_str()]));
-            server.always(Reply::Body(200, body.clone()));
+            server.always(Reply::Routes(paths));
             let port = url::Url::parse(&server.url).unwrap().port().unwrap();
             routes.push((host, std::net::SocketAddr::from(([127, 0, 0, 1], port))));
             servers.push(server);
@@ -250,6 +254,7 @@ async fn the_capture_corpus_gets_every_verdict_right(backend: Backend) {
         asked,
         [
             "acme.kinde.com:443",
+            "api.circle.com:443",
             "keys.fireblocks.io:443",
             "www.googleapis.com:443"
         ]

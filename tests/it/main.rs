@@ -25,6 +25,7 @@ mod capture;
 mod cert_fetches;
 mod cert_url;
 mod check_config;
+mod circle_keys;
 mod cli;
 mod console;
 mod console_browser;

@@ -376,6 +376,7 @@ impl Family for JwksParams {
             urls,
             signed_at,
             key_id: header.kid,
+            credentials: Vec::new(),
         }))
     }
 

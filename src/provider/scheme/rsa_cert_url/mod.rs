@@ -166,6 +166,7 @@ impl Family for RsaCertUrlParams {
             urls: vec![url],
             signed_at: Some(signed.signed_at),
             key_id: None,
+            credentials: Vec::new(),
         }))
     }
 

@@ -47,5 +47,5 @@ pub use request::{Rejection, UntrustedRequest, Verdict};
 pub use scheme::{CertificateNeeded, Scheme, SignError, SignInput, VerifyError};
 pub use sign::{decode_signing_secret, sender_headers, standard_webhooks_signature};
 pub use template::Template;
-pub use verify::{certificate_to_fetch, verify_request};
+pub use verify::{certificate_to_fetch, verify_request, verify_signature};
 pub use webhook::VerifiedWebhook;

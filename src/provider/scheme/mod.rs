@@ -36,6 +36,7 @@ pub mod ed25519;
 pub mod hmac;
 pub mod hmac_kv;
 pub mod jwks;
+pub mod jws;
 pub mod jwt;
 pub mod mac;
 pub mod public_key;

@@ -311,16 +311,22 @@ fn other_method(settings: &Settings, case: &Case, certs: &Certs) -> Result<(), S
         ));
     }
     let got = verify_as(settings, &case.request, case.now, None, certs, true)?;
-    let ok = match (case.expect.as_str(), &got) {
-        ("valid", Ok(_)) => true,
-        ("invalid_signature", Err(Rejection::Verify(VerifyError::InvalidSignature)))
-        | ("missing_signature", Err(Rejection::Verify(VerifyError::MissingSignature)))
-        | (
-            "timestamp_out_of_tolerance",
-            Err(Rejection::Verify(VerifyError::TimestampOutOfTolerance)),
-        ) => true,
-        _ => false,
-    };
+    let ok = matches!(
+        (case.expect.as_str(), &got),
+        ("valid", Ok(_))
+            | (
+                "invalid_signature",
+                Err(Rejection::Verify(VerifyError::InvalidSignature))
+            )
+            | (
+                "missing_signature",
+                Err(Rejection::Verify(VerifyError::MissingSignature))
+            )
+            | (
+                "timestamp_out_of_tolerance",
+                Err(Rejection::Verify(VerifyError::TimestampOutOfTolerance))
+            )
+    );
     if !ok {
         return Err(format!(
             "{} (signature only, hookline answers 405): expected {}, got {}",

@@ -150,7 +150,7 @@ fn digest(algorithm: Algorithm, data: &[u8]) -> Vec<u8> {
 
 /// An RSA public key from PEM (SubjectPublicKeyInfo or PKCS#1) or from
 /// base64 DER (as Alipay and others show a key, without armour).
-fn public_key(text: &str) -> Result<RsaPublicKey, KeyError> {
+pub(crate) fn public_key(text: &str) -> Result<RsaPublicKey, KeyError> {
     let text = text.trim();
     let key = if text.starts_with("-----BEGIN") {
         RsaPublicKey::from_public_key_pem(text)

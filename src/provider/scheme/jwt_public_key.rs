@@ -57,10 +57,14 @@ impl Family for JwtPublicKeyParams {
         super::rsa_signature::public_key(secret).map(Key::rsa)
     }
 
-    fn decode_private_key(&self, _text: &str) -> Result<Key, KeyError> {
-        Err(KeyError::new(
-            "only the provider signs for this scheme: the body is its token",
-        ))
+    /// A private key decodes (tests, fuzzing), though only the provider
+    /// signs: [`Family::sign`] refuses.
+    fn decode_private_key(&self, text: &str) -> Result<Key, KeyError> {
+        super::rsa_signature::private_key(text)
+    }
+
+    fn public_secret(&self, private: &Key) -> Option<String> {
+        super::rsa_signature::public_pem(private)
     }
 
     fn verify(

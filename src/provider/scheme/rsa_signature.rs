@@ -174,6 +174,22 @@ pub(crate) fn public_key(text: &str) -> Result<RsaPublicKey, KeyError> {
     Ok(key)
 }
 
+/// An RSA private key from PKCS#8 or PKCS#1 PEM, for `hookline sign
+/// --private-key` and the tests.
+pub(crate) fn private_key(text: &str) -> Result<Key, KeyError> {
+    RsaPrivateKey::from_pkcs8_pem(text)
+        .or_else(|_| RsaPrivateKey::from_pkcs1_pem(text))
+        .map(Key::rsa_signing)
+        .map_err(|_| KeyError::new("an RSA private key is a PKCS#8 or PKCS#1 PEM"))
+}
+
+/// The PEM public key a tenant configures to verify what `private` signs.
+pub(crate) fn public_pem(private: &Key) -> Option<String> {
+    RsaPublicKey::from(private.rsa_private()?)
+        .to_public_key_pem(LineEnding::LF)
+        .ok()
+}
+
 impl Family for RsaParams {
     fn name(&self) -> &'static str {
         "rsa"
@@ -221,16 +237,11 @@ impl Family for RsaParams {
     }
 
     fn decode_private_key(&self, text: &str) -> Result<Key, KeyError> {
-        RsaPrivateKey::from_pkcs8_pem(text)
-            .or_else(|_| RsaPrivateKey::from_pkcs1_pem(text))
-            .map(Key::rsa_signing)
-            .map_err(|_| KeyError::new("an RSA private key is a PKCS#8 or PKCS#1 PEM"))
+        private_key(text)
     }
 
     fn public_secret(&self, private: &Key) -> Option<String> {
-        RsaPublicKey::from(private.rsa_private()?)
-            .to_public_key_pem(LineEnding::LF)
-            .ok()
+        public_pem(private)
     }
 
     fn verify(

@@ -59,6 +59,10 @@ pub struct JwtParams {
     /// only a non-empty one (MessageBird's `payload_hash`).
     #[serde(default)]
     pub body_hash_if_body: bool,
+    /// Claims the token must carry, whatever their value (MessageBird's
+    /// verifier refuses a token without `jti`).
+    #[serde(default)]
+    pub required_claims: Vec<String>,
 }
 
 const ALGORITHMS: [JwtAlgorithm; 3] = [
@@ -100,7 +104,8 @@ impl JwtParams {
             .url_hash_claim
             .as_ref()
             .is_none_or(|claim| hashes(claim, url.as_bytes()));
-        issuer_ok && subject_ok && hash_ok && url_ok
+        let required_ok = self.required_claims.iter().all(|c| claims.get(c).is_some());
+        issuer_ok && subject_ok && hash_ok && url_ok && required_ok
     }
 }
 
@@ -184,6 +189,11 @@ impl Family for JwtParams {
             claims[&self.body_hash_claim] =
                 mac::encode_digest(self.body_hash_encoding, &Sha256::digest(input.body)).into();
         }
+        for claim in &self.required_claims {
+            if claims.get(claim).is_none() {
+                claims[claim] = format!("{}-{}", input.timestamp, input.id).into();
+            }
+        }
         if let Some(claim) = &self.url_hash_claim {
             claims[claim] =
                 mac::encode_digest(self.body_hash_encoding, &Sha256::digest(input.url)).into();
@@ -234,6 +244,7 @@ mod tests {
             subject_is_url: false,
             url_hash_claim: Some("url_hash".into()),
             body_hash_if_body: true,
+            required_claims: vec!["jti".into()],
         }
     }
 
@@ -321,6 +332,9 @@ mod tests {
         let mut bad_hex = claims(URL, Some("{}"));
         bad_hex["url_hash"] = "zz".into();
         assert_eq!(verify(Some(&token(&bad_hex, "key")), URL, "{}", "key"), err);
+        let mut no_jti = claims(URL, Some("{}"));
+        no_jti.as_object_mut().unwrap().remove("jti");
+        assert_eq!(verify(Some(&token(&no_jti, "key")), URL, "{}", "key"), err);
         let mut other_issuer = claims(URL, Some("{}"));
         other_issuer["iss"] = "Bird".into();
         assert_eq!(

@@ -54,17 +54,17 @@ impl Family for JwtPublicKeyParams {
     }
 
     fn decode_secret(&self, secret: &str) -> Result<Key, KeyError> {
-        super::rsa_signature::public_key(secret).map(Key::rsa)
+        super::rsa_key::public_key(secret).map(Key::rsa)
     }
 
     /// A private key decodes (tests, fuzzing), though only the provider
     /// signs: [`Family::sign`] refuses.
     fn decode_private_key(&self, text: &str) -> Result<Key, KeyError> {
-        super::rsa_signature::private_key(text)
+        super::rsa_key::private_key(text)
     }
 
     fn public_secret(&self, private: &Key) -> Option<String> {
-        super::rsa_signature::public_pem(private)
+        super::rsa_key::public_pem(private)
     }
 
     fn verify(

@@ -43,6 +43,7 @@ pub mod mac;
 pub mod public_key;
 pub mod query_token;
 pub mod rsa_cert_url;
+pub mod rsa_key;
 pub mod rsa_signature;
 pub mod token;
 pub mod url_hmac;

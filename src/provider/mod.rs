@@ -49,5 +49,5 @@ pub use scheme::{
 };
 pub use sign::{decode_signing_secret, sender_headers, standard_webhooks_signature};
 pub use template::Template;
-pub use verify::{certificate_to_fetch, verify_request};
+pub use verify::{certificate_to_fetch, verify_request, verify_signature};
 pub use webhook::VerifiedWebhook;

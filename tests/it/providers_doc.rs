@@ -117,7 +117,12 @@ fn page() -> String {
          menus, modals, shortcuts) post `application/x-www-form-urlencoded` bodies, signed the \
          same way but with no `event_id`, and Slack shows the answer to the user within 3 s: \
          hookline answers them `400 malformed_payload`, and Slack reports the command failed. \
-         Point their Request URLs at your app itself, and only the Events API's at hookline.\n"
+         Point their Request URLs at your app itself, and only the Events API's at hookline.\n\n\
+         - `messagebird`: only POST deliveries. MessageBird signs requests of any method (its \
+         reference tokens include GET, PUT, PATCH and DELETE); hookline answers any other method \
+         `405 method_not_allowed` with `Allow: POST`, before checking the signature, and takes \
+         no event from it. Point only POST webhooks (with a body, or without: the event ID is \
+         the body's SHA-256) at hookline.\n"
     );
     let _ = writeln!(
         w,

@@ -3,14 +3,17 @@
 //! (`X-FusionAuth-Signature-JWT`, claim `request_body_sha256`), Upstash
 //! QStash (`Upstash-Signature`, claim `body`, issuer `Upstash`, subject =
 //! the URL called), LiveKit (`Authorization`, claim `sha256`, issuer = the
-//! API key, the secret configured as `API_KEY:API_SECRET`).
+//! API key, the secret configured as `API_KEY:API_SECRET`), MessageBird
+//! (`MessageBird-Signature-JWT`, issuer `MessageBird`, claim `url_hash` =
+//! hex SHA-256 of the full URL called, claim `payload_hash` only when the
+//! request has a body).
 //!
 //! Only the HMAC algorithms are accepted (never `none`, never an
 //! algorithm the token picks outside the list). The token's `nbf`/`exp`
 //! window is checked against the provider's tolerance like any signed
 //! timestamp.
 
-use jsonwebtoken::{Algorithm as JwtAlgorithm, DecodingKey, EncodingKey, Header, Validation};
+use jsonwebtoken::{Algorithm as JwtAlgorithm, DecodingKey, EncodingKey, Header};
 use serde::Deserialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -46,6 +49,20 @@ pub struct JwtParams {
     /// The token's `sub` must be the URL the provider called (Upstash).
     #[serde(default)]
     pub subject_is_url: bool,
+    /// The claim holding the SHA-256 of the URL the provider called
+    /// (scheme, host, port, path and query as sent), written in
+    /// `body_hash_encoding` (MessageBird's `url_hash`).
+    #[serde(default)]
+    pub url_hash_claim: Option<String>,
+    /// The body-hash claim is there only when the body is not empty: a
+    /// token without it verifies only an empty body, and a token with it
+    /// only a non-empty one (MessageBird's `payload_hash`).
+    #[serde(default)]
+    pub body_hash_if_body: bool,
+    /// Claims the token must carry, whatever their value (MessageBird's
+    /// verifier refuses a token without `jti`).
+    #[serde(default)]
+    pub required_claims: Vec<String>,
 }
 
 const ALGORITHMS: [JwtAlgorithm; 3] = [
@@ -73,10 +90,22 @@ impl JwtParams {
             (None, None) => true,
         };
         let subject_ok = !self.subject_is_url || text("sub") == Some(url);
-        let hash_ok = text(&self.body_hash_claim)
-            .and_then(|h| mac::decode_digest(self.body_hash_encoding, h))
-            .is_some_and(|h| bool::from(h.as_slice().ct_eq(Sha256::digest(body).as_slice())));
-        issuer_ok && subject_ok && hash_ok
+        let hashes = |claim: &str, content: &[u8]| {
+            text(claim)
+                .and_then(|h| mac::decode_digest(self.body_hash_encoding, h))
+                .is_some_and(|h| bool::from(h.as_slice().ct_eq(Sha256::digest(content).as_slice())))
+        };
+        let hash_ok = if self.body_hash_if_body && body.is_empty() {
+            claims.get(&self.body_hash_claim).is_none()
+        } else {
+            hashes(&self.body_hash_claim, body)
+        };
+        let url_ok = self
+            .url_hash_claim
+            .as_ref()
+            .is_none_or(|claim| hashes(claim, url.as_bytes()));
+        let required_ok = self.required_claims.iter().all(|c| claims.get(c).is_some());
+        issuer_ok && subject_ok && hash_ok && url_ok && required_ok
     }
 }
 
@@ -91,6 +120,11 @@ impl Family for JwtParams {
         }
         if self.issuer_in_secret && self.issuer.is_some() {
             return Err("issuer and issuer_in_secret are exclusive".into());
+        }
+        if self.url_hash_claim.as_deref() == Some("")
+            || self.url_hash_claim.as_ref() == Some(&self.body_hash_claim)
+        {
+            return Err("url_hash_claim: must be a claim of its own, not empty".into());
         }
         Ok(())
     }
@@ -120,13 +154,7 @@ impl Family for JwtParams {
         if !ALGORITHMS.contains(&alg) {
             return Err(VerifyError::InvalidSignature);
         }
-        // Times are checked by the caller against the tolerance, so the
-        // library checks only the signature.
-        let mut validation = Validation::new(alg);
-        validation.validate_exp = false;
-        validation.validate_nbf = false;
-        validation.validate_aud = false;
-        validation.required_spec_claims.clear();
+        let validation = super::jws::signature_only(alg);
         let claims = keys
             .iter()
             .filter_map(|k| k.shared_bytes())
@@ -144,15 +172,7 @@ impl Family for JwtParams {
             .ok_or(VerifyError::InvalidSignature)?;
         // The distance from now to the [nbf, exp] window is what the
         // tolerance bounds: inside the window, the time is now.
-        let at = |name: &str| claims.get(name).and_then(Value::as_i64);
-        Ok(match (at("nbf"), at("exp")) {
-            (None, None) => None,
-            (nbf, exp) => Some(
-                req.received_at
-                    .max(nbf.unwrap_or(i64::MIN))
-                    .min(exp.unwrap_or(i64::MAX)),
-            ),
-        })
+        Ok(super::jws::window_time(&claims, req.received_at, false))
     }
 
     fn sign(&self, key: &Key, input: &SignInput<'_>) -> Result<Vec<(String, String)>, SignError> {
@@ -165,8 +185,19 @@ impl Family for JwtParams {
             "nbf": input.timestamp,
             "exp": input.timestamp + 300,
         });
-        claims[&self.body_hash_claim] =
-            mac::encode_digest(self.body_hash_encoding, &Sha256::digest(input.body)).into();
+        if !(self.body_hash_if_body && input.body.is_empty()) {
+            claims[&self.body_hash_claim] =
+                mac::encode_digest(self.body_hash_encoding, &Sha256::digest(input.body)).into();
+        }
+        for claim in &self.required_claims {
+            if claims.get(claim).is_none() {
+                claims[claim] = format!("{}-{}", input.timestamp, input.id).into();
+            }
+        }
+        if let Some(claim) = &self.url_hash_claim {
+            claims[claim] =
+                mac::encode_digest(self.body_hash_encoding, &Sha256::digest(input.url)).into();
+        }
         if let Some(iss) = issuer.map(String::from_utf8_lossy) {
             claims["iss"] = iss.into_owned().into();
         } else if let Some(iss) = &self.issuer {
@@ -188,10 +219,169 @@ impl Family for JwtParams {
     }
 
     fn needs_url(&self) -> bool {
-        self.subject_is_url
+        self.subject_is_url || self.url_hash_claim.is_some()
     }
 
     fn signature_headers(&self) -> &[String] {
         &self.header.0
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const URL: &str = "https://hooks.example.com/webhooks/messagebird?b=1&a=2";
+
+    fn messagebird() -> JwtParams {
+        JwtParams {
+            header: HeaderNames(vec!["MessageBird-Signature-JWT".into()]),
+            prefix: String::new(),
+            body_hash_claim: "payload_hash".into(),
+            body_hash_encoding: DigestEncoding::Hex,
+            issuer: Some("MessageBird".into()),
+            issuer_in_secret: false,
+            subject_is_url: false,
+            url_hash_claim: Some("url_hash".into()),
+            body_hash_if_body: true,
+            required_claims: vec!["jti".into()],
+        }
+    }
+
+    fn hex_sha256(data: &[u8]) -> String {
+        hex::encode(Sha256::digest(data))
+    }
+
+    fn token(claims: &Value, secret: &str) -> String {
+        jsonwebtoken::encode(
+            &Header::new(JwtAlgorithm::HS256),
+            claims,
+            &EncodingKey::from_secret(secret.as_bytes()),
+        )
+        .unwrap()
+    }
+
+    fn verify(
+        token: Option<&str>,
+        url: &str,
+        body: &str,
+        secret: &str,
+    ) -> Result<Option<i64>, VerifyError> {
+        let p = messagebird();
+        let headers: Vec<(String, String)> = token
+            .map(|t| ("MessageBird-Signature-JWT".to_owned(), t.to_owned()))
+            .into_iter()
+            .collect();
+        let req = UntrustedRequest {
+            method: "POST",
+            url,
+            query: "",
+            headers: &headers,
+            body: bytes::Bytes::copy_from_slice(body.as_bytes()),
+            received_at: 1_000,
+        };
+        let key = p.decode_secret(secret).unwrap();
+        p.verify(&req, &[&key])
+    }
+
+    fn claims(url: &str, body: Option<&str>) -> Value {
+        let mut c = serde_json::json!({
+            "iss": "MessageBird", "nbf": 1_000, "exp": 1_060, "jti": "x",
+            "url_hash": hex_sha256(url.as_bytes()),
+        });
+        if let Some(b) = body {
+            c["payload_hash"] = hex_sha256(b.as_bytes()).into();
+        }
+        c
+    }
+
+    #[test]
+    fn url_and_body_hashes_are_both_checked() {
+        assert!(messagebird().check().is_ok());
+        let t = token(&claims(URL, Some("{}")), "key");
+        assert_eq!(verify(Some(&t), URL, "{}", "key"), Ok(Some(1_000)));
+        // Wrong key, other body, other URL (reordered query), no token.
+        let err = Err(VerifyError::InvalidSignature);
+        assert_eq!(verify(Some(&t), URL, "{}", "other"), err);
+        assert_eq!(verify(Some(&t), URL, "{ }", "key"), err);
+        let reordered = "https://hooks.example.com/webhooks/messagebird?a=2&b=1";
+        assert_eq!(verify(Some(&t), reordered, "{}", "key"), err);
+        assert_eq!(
+            verify(None, URL, "{}", "key"),
+            Err(VerifyError::MissingSignature)
+        );
+    }
+
+    #[test]
+    fn the_body_hash_is_there_exactly_when_there_is_a_body() {
+        let err = Err(VerifyError::InvalidSignature);
+        let bodyless = token(&claims(URL, None), "key");
+        assert_eq!(verify(Some(&bodyless), URL, "", "key"), Ok(Some(1_000)));
+        // A body added in transit, or removed.
+        assert_eq!(verify(Some(&bodyless), URL, "{}", "key"), err);
+        let with_body = token(&claims(URL, Some("")), "key");
+        assert_eq!(verify(Some(&with_body), URL, "", "key"), err);
+    }
+
+    #[test]
+    fn missing_or_malformed_claims_and_tokens_fail() {
+        let err = Err(VerifyError::InvalidSignature);
+        let mut no_url = claims(URL, Some("{}"));
+        no_url.as_object_mut().unwrap().remove("url_hash");
+        assert_eq!(verify(Some(&token(&no_url, "key")), URL, "{}", "key"), err);
+        let mut bad_hex = claims(URL, Some("{}"));
+        bad_hex["url_hash"] = "zz".into();
+        assert_eq!(verify(Some(&token(&bad_hex, "key")), URL, "{}", "key"), err);
+        let mut no_jti = claims(URL, Some("{}"));
+        no_jti.as_object_mut().unwrap().remove("jti");
+        assert_eq!(verify(Some(&token(&no_jti, "key")), URL, "{}", "key"), err);
+        let mut other_issuer = claims(URL, Some("{}"));
+        other_issuer["iss"] = "Bird".into();
+        assert_eq!(
+            verify(Some(&token(&other_issuer, "key")), URL, "{}", "key"),
+            err
+        );
+        for junk in ["", "a.b", "a.b.c", "\u{0}.\u{1}.\u{2}"] {
+            assert_eq!(verify(Some(junk), URL, "{}", "key"), err, "{junk:?}");
+        }
+        // alg none is never accepted.
+        let none = format!(
+            "eyJhbGciOiJub25lIn0.{}.",
+            URL_SAFE_NO_PAD_ENGINE.encode(claims(URL, Some("{}")).to_string())
+        );
+        assert_eq!(verify(Some(&none), URL, "{}", "key"), err);
+    }
+
+    #[test]
+    fn what_it_signs_it_verifies() {
+        let p = messagebird();
+        let key = p.decode_secret("key").unwrap();
+        for body in ["", "{\"a\":1}"] {
+            let input = SignInput {
+                method: "POST",
+                url: URL,
+                headers: &[],
+                body: body.as_bytes(),
+                id: "",
+                timestamp: 1_000,
+            };
+            let headers = p.sign(&key, &input).unwrap();
+            assert_eq!(
+                verify(Some(&headers[0].1), URL, body, "key"),
+                Ok(Some(1_000))
+            );
+        }
+    }
+
+    #[test]
+    fn a_url_hash_claim_must_be_its_own() {
+        let mut p = messagebird();
+        p.url_hash_claim = Some("payload_hash".into());
+        assert!(p.check().is_err());
+        p.url_hash_claim = Some(String::new());
+        assert!(p.check().is_err());
+    }
+
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD as URL_SAFE_NO_PAD_ENGINE;
+    use base64::Engine as _;
 }

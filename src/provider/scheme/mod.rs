@@ -37,11 +37,14 @@ pub mod ed25519;
 pub mod hmac;
 pub mod hmac_kv;
 pub mod jwks;
+pub mod jws;
 pub mod jwt;
+pub mod jwt_public_key;
 pub mod mac;
 pub mod public_key;
 pub mod query_token;
 pub mod rsa_cert_url;
+pub mod rsa_key;
 pub mod rsa_signature;
 pub mod token;
 pub mod url_hmac;
@@ -115,6 +118,9 @@ pub enum Scheme {
     /// An ES256 JWS in the JSON body whose `x5c` chain leads to a trusted
     /// root (bundled or configured). Apple App Store Server Notifications.
     X5c(x5c::X5cParams),
+    /// A JWT that is the whole body, signed with the provider's RSA key and
+    /// checked with the public key the tenant configures. Wix.
+    JwtPublicKey(jwt_public_key::JwtPublicKeyParams),
 }
 
 /// Stands in for a secret a request carries (a shared token in a header,
@@ -155,6 +161,7 @@ impl Scheme {
             Scheme::Rsa(p) => p,
             Scheme::Jwks(p) => p,
             Scheme::X5c(p) => p,
+            Scheme::JwtPublicKey(p) => p,
         }
     }
 }

@@ -11,23 +11,17 @@
 //! timestamp in `timestamp_header`, or `key=value` pairs of one header
 //! (`[signature.pairs]`: the timestamp and one or more signatures).
 
-use rsa::pkcs1::{DecodeRsaPrivateKey, DecodeRsaPublicKey};
-use rsa::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePublicKey, LineEnding};
-use rsa::traits::PublicKeyParts;
-use rsa::{Pkcs1v15Sign, RsaPrivateKey, RsaPublicKey};
+use rsa::Pkcs1v15Sign;
 use serde::Deserialize;
 use sha2::Digest;
 
 use super::mac::{self, Algorithm, DigestEncoding, TimestampFormat};
+use super::rsa_key::{private_key, public_key, public_pem};
 use super::{Family, SignError, SignInput, VerifyError};
 use crate::provider::header::HeaderNames;
 use crate::provider::key::{Key, KeyError};
 use crate::provider::request::UntrustedRequest;
 use crate::provider::template::{MissingHeader, Template, Values};
-
-/// Keys shorter than this are refused: a 1024-bit RSA key is within reach
-/// of a well-funded forger, and no provider built in uses one.
-const MIN_KEY_BITS: usize = 2048;
 
 /// The parameters of `scheme = "rsa"`.
 #[derive(Debug, Clone, Deserialize)]
@@ -148,32 +142,6 @@ fn digest(algorithm: Algorithm, data: &[u8]) -> Vec<u8> {
     }
 }
 
-/// An RSA public key from PEM (SubjectPublicKeyInfo or PKCS#1) or from
-/// base64 DER (as Alipay and others show a key, without armour).
-fn public_key(text: &str) -> Result<RsaPublicKey, KeyError> {
-    let text = text.trim();
-    let key = if text.starts_with("-----BEGIN") {
-        RsaPublicKey::from_public_key_pem(text)
-            .or_else(|_| RsaPublicKey::from_pkcs1_pem(text))
-            .ok()
-    } else {
-        mac::decode_digest(DigestEncoding::Base64, text).and_then(|der| {
-            RsaPublicKey::from_public_key_der(&der)
-                .or_else(|_| RsaPublicKey::from_pkcs1_der(&der))
-                .ok()
-        })
-    };
-    let key = key.ok_or_else(|| {
-        KeyError::new("not an RSA public key (PEM, or base64 DER SubjectPublicKeyInfo)")
-    })?;
-    if key.size() * 8 < MIN_KEY_BITS {
-        return Err(KeyError::new(
-            "the RSA public key is shorter than 2048 bits",
-        ));
-    }
-    Ok(key)
-}
-
 impl Family for RsaParams {
     fn name(&self) -> &'static str {
         "rsa"
@@ -221,16 +189,11 @@ impl Family for RsaParams {
     }
 
     fn decode_private_key(&self, text: &str) -> Result<Key, KeyError> {
-        RsaPrivateKey::from_pkcs8_pem(text)
-            .or_else(|_| RsaPrivateKey::from_pkcs1_pem(text))
-            .map(Key::rsa_signing)
-            .map_err(|_| KeyError::new("an RSA private key is a PKCS#8 or PKCS#1 PEM"))
+        private_key(text)
     }
 
     fn public_secret(&self, private: &Key) -> Option<String> {
-        RsaPublicKey::from(private.rsa_private()?)
-            .to_public_key_pem(LineEnding::LF)
-            .ok()
+        public_pem(private)
     }
 
     fn verify(
@@ -329,6 +292,8 @@ impl Family for RsaParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rsa::pkcs8::{EncodePublicKey, LineEnding};
+    use rsa::{RsaPrivateKey, RsaPublicKey};
 
     fn bridge() -> RsaParams {
         toml::from_str(

@@ -34,7 +34,7 @@ pub(crate) use key_set::KeySet;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use jsonwebtoken::{Algorithm, Validation};
+use jsonwebtoken::Algorithm;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -125,15 +125,7 @@ impl JwksParams {
                 .trim()
                 .strip_prefix(self.prefix.as_str())
                 .ok_or(VerifyError::InvalidSignature),
-            None => {
-                let body = std::str::from_utf8(&req.body)
-                    .map_err(|_| VerifyError::MissingSignature)?
-                    .trim();
-                if body.split('.').count() != 3 {
-                    return Err(VerifyError::MissingSignature);
-                }
-                Ok(body)
-            }
+            None => super::jws::body_token(&req.body),
         }
     }
 
@@ -167,17 +159,10 @@ impl JwksParams {
     /// it against the tolerance); `None` when it has no times.
     fn time(&self, claims: &Value, now: i64) -> Result<Option<i64>, VerifyError> {
         let at = |name: &str| claims.get(name).and_then(Value::as_i64);
-        let from = at("nbf").or(at("iat"));
         if self.require_times && (at("iat").is_none() || at("exp").is_none()) {
             return Err(VerifyError::InvalidSignature);
         }
-        Ok(match (from, at("exp")) {
-            (None, None) => None,
-            (from, exp) => Some(
-                now.max(from.unwrap_or(i64::MIN))
-                    .min(exp.unwrap_or(i64::MAX)),
-            ),
-        })
+        Ok(super::jws::window_time(claims, now, true))
     }
 
     /// Whether verified `claims` name what `expect` asks.
@@ -196,13 +181,6 @@ impl JwksParams {
         });
         issuer_ok && audience_ok && email_ok
     }
-}
-
-/// The payload of `token`, not verified: for the times checked before
-/// any key is fetched.
-fn unverified_claims(token: &str) -> Option<Value> {
-    let payload = token.split('.').nth(1)?;
-    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).ok()?).ok()
 }
 
 impl Family for JwksParams {
@@ -288,13 +266,7 @@ impl Family for JwksParams {
     ) -> Result<Option<i64>, VerifyError> {
         let token = self.token(req)?;
         let header = self.header(token)?;
-        // Times are checked by the caller against the tolerance, so the
-        // library checks only the signature.
-        let mut validation = Validation::new(header.alg);
-        validation.validate_exp = false;
-        validation.validate_nbf = false;
-        validation.validate_aud = false;
-        validation.required_spec_claims.clear();
+        let validation = super::jws::signature_only(header.alg);
         let detached = self.detached_input(token, &req.body);
         if self.detached && detached.is_none() {
             return Err(VerifyError::InvalidSignature);
@@ -354,7 +326,8 @@ impl Family for JwksParams {
             }
             None
         } else {
-            let claims = unverified_claims(token).ok_or(VerifyError::InvalidSignature)?;
+            let claims =
+                super::jws::unverified_claims(token).ok_or(VerifyError::InvalidSignature)?;
             self.time(&claims, req.received_at)?
         };
         let mut urls: Vec<FetchUrl> = Vec::new();

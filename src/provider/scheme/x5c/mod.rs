@@ -22,7 +22,7 @@ mod chain;
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
-use jsonwebtoken::{Algorithm, DecodingKey, Validation};
+use jsonwebtoken::{Algorithm, DecodingKey};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -94,16 +94,6 @@ fn root_text(entry: &str) -> &str {
         "apple-root-ca-g3" => APPLE_ROOT_CA_G3,
         pem => pem,
     }
-}
-
-/// The payload of a compact JWS, not verified: for the signing time the
-/// chain is checked at, before the leaf's key is trusted.
-fn unverified_claims(token: &str) -> Option<Value> {
-    let payload = token.split('.').nth(1)?;
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(payload)
-        .ok()?;
-    serde_json::from_slice(&bytes).ok()
 }
 
 impl Family for X5cParams {
@@ -191,7 +181,7 @@ impl Family for X5cParams {
         let [leaf, intermediate, _untrusted_root] = certs.as_slice() else {
             return Err(VerifyError::InvalidSignature);
         };
-        let claims = unverified_claims(&token).ok_or(VerifyError::InvalidSignature)?;
+        let claims = super::jws::unverified_claims(&token).ok_or(VerifyError::InvalidSignature)?;
         let at = match &self.signed_at_ms {
             Some(p) => claims
                 .pointer(p)
@@ -211,11 +201,7 @@ impl Family for X5cParams {
         let point = trust
             .leaf_key(leaf, intermediate)
             .ok_or(VerifyError::InvalidSignature)?;
-        let mut validation = Validation::new(Algorithm::ES256);
-        validation.validate_exp = false;
-        validation.validate_nbf = false;
-        validation.validate_aud = false;
-        validation.required_spec_claims.clear();
+        let validation = super::jws::signature_only(Algorithm::ES256);
         let data =
             jsonwebtoken::decode::<Value>(&token, &DecodingKey::from_ec_der(&point), &validation)
                 .map_err(|_| VerifyError::InvalidSignature)?;

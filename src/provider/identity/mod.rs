@@ -5,6 +5,11 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 
+mod pointer;
+
+use pointer::scalar;
+pub(crate) use pointer::{check_pointer, raw_pointer};
+
 use super::form;
 use super::header::{HeaderLookup, HeaderNames};
 use super::request::Rejection;
@@ -15,6 +20,12 @@ use crate::ids::{EventId, EventType, IdError};
 /// `header`, `json_pointer` (one pointer, or a list of which the first
 /// present wins), `json_pointers` (with `join`), `form_field` or
 /// `body_sha256 = true`.
+///
+/// In every pointer of `json_pointer`, `json_pointers` and
+/// `jwt_payload_pointer`, a `~json` step reads the string reached so far
+/// as a JSON document and goes on inside it: Wix's event ID is
+/// `/data/~json/data/~json/id`, the claim `data` holding JSON text whose
+/// own `data` holds JSON text again.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "RawFieldSource")]
 pub enum FieldSource {
@@ -145,16 +156,6 @@ impl TryFrom<RawFieldSource> for FieldSource {
     }
 }
 
-pub(crate) fn check_pointer(p: &str) -> Result<(), String> {
-    if p.is_empty() || p.starts_with('/') {
-        Ok(())
-    } else {
-        Err(format!(
-            "json_pointer {p:?} must be empty or start with '/'"
-        ))
-    }
-}
-
 /// The event ID and event type of a verified request.
 pub(crate) fn extract(
     event_id: &FieldSource,
@@ -264,96 +265,9 @@ fn jwt_in_json(body: &[u8], at: &str) -> Option<Vec<u8>> {
     jwt_payload(token.as_bytes())
 }
 
-/// The string or number at `pointer`: `Ok(None)` when absent or null.
-fn scalar(json: Option<&RawValue>, pointer: &str) -> Result<Option<String>, Rejection> {
-    let Some(raw) = json.and_then(|j| raw_pointer(j, pointer)) else {
-        return Ok(None);
-    };
-    match serde_json::from_str(raw.get()) {
-        Ok(serde_json::Value::Null) => Ok(None),
-        Ok(serde_json::Value::String(s)) => Ok(Some(s)),
-        Ok(serde_json::Value::Number(n)) => Ok(Some(n.to_string())),
-        _ => Err(Rejection::MalformedPayload),
-    }
-}
-
-/// The raw value at an RFC 6901 pointer, or `None` if the path is absent.
-/// Each step deserializes one level into borrowed raw members; values off
-/// the path are skipped, not built.
-pub(crate) fn raw_pointer<'a>(root: &'a RawValue, pointer: &str) -> Option<&'a RawValue> {
-    if pointer.is_empty() {
-        return Some(root);
-    }
-    let mut at = root;
-    for token in pointer.strip_prefix('/')?.split('/') {
-        let token: std::borrow::Cow<'_, str> = if token.contains('~') {
-            token.replace("~1", "/").replace("~0", "~").into()
-        } else {
-            token.into()
-        };
-        at = match at.get().as_bytes().first()? {
-            b'{' => {
-                let members: std::collections::HashMap<String, &RawValue> =
-                    serde_json::from_str(at.get()).ok()?;
-                members.get(token.as_ref()).copied()?
-            }
-            b'[' => {
-                let items: Vec<&RawValue> = serde_json::from_str(at.get()).ok()?;
-                items.get(array_index(&token)?).copied()?
-            }
-            _ => return None,
-        };
-    }
-    Some(at)
-}
-
-/// An array index as RFC 6901 writes it: `0`, or digits without a leading
-/// zero (no sign). `01` or `+1` names no element, as in `Value::pointer`.
-fn array_index(token: &str) -> Option<usize> {
-    if token.starts_with('+') || (token.starts_with('0') && token.len() > 1) {
-        return None;
-    }
-    token.parse().ok()
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{raw_pointer, FieldSource};
-    use serde_json::value::RawValue;
-
-    /// The walk agrees with serde_json's own `Value::pointer`.
-    #[test]
-    fn raw_pointer_matches_value_pointer() {
-        let doc = r#"{"id":"evt_1","n":7,"event":{"type":"app_mention","a/b":1,"m~n":2},
-                     "list":[{"x":true},"two"],"nil":null,"esc\u0041ped":"yes","dup":1,"dup":2}"#;
-        let raw: &RawValue = serde_json::from_str(doc).unwrap();
-        let value: serde_json::Value = serde_json::from_str(doc).unwrap();
-        for p in [
-            "",
-            "/id",
-            "/n",
-            "/event/type",
-            "/event/a~1b",
-            "/event/m~0n",
-            "/list/0/x",
-            "/list/1",
-            "/list/2",
-            "/list/x",
-            "/list/01",
-            "/list/+1",
-            "/list/-1",
-            "/nil",
-            "/escAped",
-            "/dup",
-            "/missing",
-            "/id/deeper",
-            "id",
-        ] {
-            let ours = raw_pointer(raw, p)
-                .map(|r| serde_json::from_str::<serde_json::Value>(r.get()).unwrap());
-            assert_eq!(ours.as_ref(), value.pointer(p), "{p:?}");
-        }
-    }
+    use super::FieldSource;
 
     #[test]
     fn exactly_one_source() {

@@ -238,6 +238,7 @@ impl ProviderDef {
                 self.event_id,
                 FieldSource::Header(_)
                     | FieldSource::FormField(_)
+                    | FieldSource::FormBase64Xml(..)
                     | FieldSource::JwtPayloadPointer(..)
             ) {
                 return Err(

@@ -24,6 +24,7 @@ pub(crate) mod definition;
 mod fetch_url;
 mod fingerprint;
 mod form;
+mod payload;
 pub mod handshake;
 mod header;
 pub(crate) mod identity;

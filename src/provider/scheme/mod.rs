@@ -27,6 +27,7 @@
 pub mod algorithm_header;
 pub mod basic;
 pub mod body_hmac;
+pub mod braintree;
 pub mod body_token;
 pub mod canonical_request;
 pub mod content;
@@ -110,6 +111,9 @@ pub enum Scheme {
     /// An ES256 JWS in the JSON body whose `x5c` chain leads to a trusted
     /// root (bundled or configured). Apple App Store Server Notifications.
     X5c(x5c::X5cParams),
+    /// Braintree's form of `bt_signature` pairs (`publicKey|hex HMAC-SHA1`
+    /// keyed with the SHA-1 of the private key) over `bt_payload`.
+    Braintree(braintree::BraintreeParams),
 }
 
 /// Stands in for a secret a request carries (a shared token in a header,
@@ -149,6 +153,7 @@ impl Scheme {
             Scheme::Rsa(p) => p,
             Scheme::Jwks(p) => p,
             Scheme::X5c(p) => p,
+            Scheme::Braintree(p) => p,
         }
     }
 }

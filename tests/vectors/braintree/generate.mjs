@@ -4,6 +4,7 @@
 // webhookNotification.verify.
 import fs from 'node:fs';
 import braintree from 'braintree';
+import { withIdentity } from '../identity.mjs';
 
 const KEYS = { publicKey: 'testpublickey0001', privateKey: 'testprivatekey00000000000000001a' };
 const OTHER = { publicKey: 'testpublickey0001', privateKey: 'otherprivatekey0000000000000002b' };
@@ -89,7 +90,8 @@ const out = {
     timestamp: null,
     event_id: { body_sha256: true },
     event_id_note: 'a notification carries no ID (only a timestamp and kind inside the XML); a retry re-sends the same body: https://developer.paypal.com/braintree/docs/guides/webhooks/overview',
-    event_type: null,
+    event_type: { form_base64_xml: 'bt_payload', xml_element: 'notification/kind' },
+    event_type_note: 'the root <kind> of the base64 XML in bt_payload',
     retry_horizon: 'retried hourly for up to 24 hours',
     retry_source: 'https://developer.paypal.com/braintree/docs/guides/webhooks/overview',
     handshake: 'GET ?bt_challenge=<hex>: answer 200 with "publicKey|hex HMAC-SHA1(SHA1(privateKey), challenge)" (webhookNotification.verify): https://developer.paypal.com/braintree/docs/guides/webhooks/create',
@@ -97,5 +99,5 @@ const out = {
   cases,
   handshakes,
 };
-fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
+fs.writeFileSync('vectors.json', JSON.stringify(withIdentity(out), null, 2) + '\n');
 console.log(`braintree: ${cases.length} cases, ${handshakes.length} handshake`);

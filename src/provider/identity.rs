@@ -5,9 +5,9 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 
-use super::{form, payload};
 use super::header::{HeaderLookup, HeaderNames};
 use super::request::Rejection;
+use super::{form, payload};
 pub use crate::ids::MAX_EVENT_ID_LEN;
 use crate::ids::{EventId, EventType, IdError};
 

@@ -36,11 +36,18 @@ pub(super) fn jwt_in_json(body: &[u8], at: &str) -> Option<Vec<u8>> {
 /// `Ok(None)` when the field or the element is absent or empty; `Err(())`
 /// when the field is not base64 of a well-formed XML document (a DTD is
 /// refused: no entity is ever expanded).
-pub(super) fn form_base64_xml(body: &[u8], field: &str, path: &[String]) -> Result<Option<String>, ()> {
+pub(super) fn form_base64_xml(
+    body: &[u8],
+    field: &str,
+    path: &[String],
+) -> Result<Option<String>, ()> {
     let Some(encoded) = form::field(body, field) else {
         return Ok(None);
     };
-    let compact: String = encoded.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+    let compact: String = encoded
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace())
+        .collect();
     let xml = base64::engine::general_purpose::STANDARD
         .decode(compact)
         .map_err(|_| ())?;
@@ -63,7 +70,11 @@ pub(super) fn form_base64_xml(body: &[u8], field: &str, path: &[String]) -> Resu
             None => return Ok(None),
         }
     }
-    Ok(at.text().map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned))
+    Ok(at
+        .text()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned))
 }
 
 #[cfg(test)]
@@ -73,7 +84,8 @@ mod tests {
     fn body(xml: &str) -> Vec<u8> {
         let b64 = base64::engine::general_purpose::STANDARD.encode(xml);
         let mut s = form_urlencoded::Serializer::new(String::new());
-        s.append_pair("bt_signature", "p|x").append_pair("bt_payload", &format!("{b64}\n"));
+        s.append_pair("bt_signature", "p|x")
+            .append_pair("bt_payload", &format!("{b64}\n"));
         s.finish().into_bytes()
     }
 
@@ -94,7 +106,8 @@ mod tests {
 
     #[test]
     fn hostile_payloads_are_malformed_not_expanded() {
-        let dtd = "<!DOCTYPE n [<!ENTITY a \"aaaa\">]><notification><kind>&a;</kind></notification>";
+        let dtd =
+            "<!DOCTYPE n [<!ENTITY a \"aaaa\">]><notification><kind>&a;</kind></notification>";
         assert_eq!(kind(&body(dtd)), Err(()));
         assert_eq!(kind(&body("<notification><kind>")), Err(()));
         assert_eq!(kind(b"bt_payload=%%%not-base64"), Err(()));

@@ -109,7 +109,10 @@ mod tests {
             "bt_challenge=20f9f8ed05f77439fe955c977e4c8a53aaaaaaaa",
             "bt_challenge=%3Cnotification%3E0000000000000000",
         ] {
-            assert!(matches!(answer(bad, &[&key]), Some(Err(Rejection::MalformedPayload))), "{bad}");
+            assert!(
+                matches!(answer(bad, &[&key]), Some(Err(Rejection::MalformedPayload))),
+                "{bad}"
+            );
         }
         assert!(answer("other=1", &[&key]).is_none());
         assert!(matches!(

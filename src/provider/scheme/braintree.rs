@@ -57,8 +57,8 @@ impl<'k> KeyPair<'k> {
 
     /// `hex HMAC-SHA1(SHA1(privateKey), data)`, as `Digest.Sha1hexdigest`.
     pub(crate) fn hexdigest(&self, data: &[u8]) -> String {
-        let mut m = Hmac::<Sha1>::new_from_slice(&Sha1::digest(self.private))
-            .expect("any key length");
+        let mut m =
+            Hmac::<Sha1>::new_from_slice(&Sha1::digest(self.private)).expect("any key length");
         m.update(data);
         hex::encode(m.finalize().into_bytes())
     }
@@ -116,8 +116,7 @@ impl Family for BraintreeParams {
             .collect();
         let with_newline = format!("{payload}\n");
         let ok = keys.iter().filter_map(|k| KeyPair::of(k)).any(|pair| {
-            let Some((_, offered)) = pairs.iter().find(|(public, _)| *public == pair.public)
-            else {
+            let Some((_, offered)) = pairs.iter().find(|(public, _)| *public == pair.public) else {
                 return false;
             };
             // Both forms are computed: no early exit on the first.
@@ -158,7 +157,8 @@ mod tests {
     use super::*;
 
     fn params() -> BraintreeParams {
-        toml::from_str("signature_field = \"bt_signature\"\npayload_field = \"bt_payload\"\n").unwrap()
+        toml::from_str("signature_field = \"bt_signature\"\npayload_field = \"bt_payload\"\n")
+            .unwrap()
     }
 
     fn request(body: String) -> UntrustedRequest<'static> {
@@ -196,18 +196,27 @@ mod tests {
         assert_eq!(p.verify(&request(form(&sig2, trimmed)), &[&key]), Ok(None));
         // Rotation: another pair first.
         let old = p.decode_secret("pub0:priv0").unwrap();
-        assert_eq!(p.verify(&request(form(&sig, payload)), &[&old, &key]), Ok(None));
+        assert_eq!(
+            p.verify(&request(form(&sig, payload)), &[&old, &key]),
+            Ok(None)
+        );
         // Wrong private key, tampered payload, pair for another public key.
         let wrong = p.decode_secret("pub1:other").unwrap();
         for (req, keys) in [
             (form(&sig, payload), vec![&wrong]),
-            (form(&sig, "PG5vdGlmaWNhdGlvbj48L25vdGlmaWNhdGlvbj5=\n"), vec![&key]),
+            (
+                form(&sig, "PG5vdGlmaWNhdGlvbj48L25vdGlmaWNhdGlvbj5=\n"),
+                vec![&key],
+            ),
             (form(&format!("pub2|{good}"), payload), vec![&key]),
             (form(&good, payload), vec![&key]),
             (form(&sig, "PG5v dGlm"), vec![&key]),
             (format!("bt_signature=pub1%7C{good}"), vec![&key]),
         ] {
-            assert_eq!(p.verify(&request(req), &keys), Err(VerifyError::InvalidSignature));
+            assert_eq!(
+                p.verify(&request(req), &keys),
+                Err(VerifyError::InvalidSignature)
+            );
         }
         assert_eq!(
             p.verify(&request(format!("bt_payload={payload}")), &[&key]),

@@ -27,8 +27,8 @@
 pub mod algorithm_header;
 pub mod basic;
 pub mod body_hmac;
-pub mod braintree;
 pub mod body_token;
+pub mod braintree;
 pub mod canonical_request;
 pub mod content;
 pub mod digest;

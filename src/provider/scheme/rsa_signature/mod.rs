@@ -290,9 +290,7 @@ impl Family for RsaParams {
             return Err(VerifyError::InvalidSignature);
         }
         match offered.timestamp {
-            Some(t) if uses_timestamp => {
-                self.timestamp_format.parse(t).map(Some)
-            }
+            Some(t) if uses_timestamp => self.timestamp_format.parse(t).map(Some),
             _ => Ok(None),
         }
     }

@@ -197,7 +197,10 @@ fn a_form_signature_with_another_key_fails_and_rotation_works() {
         params.verify(&form_request(&body), &[&other]),
         Err(VerifyError::InvalidSignature)
     );
-    assert_eq!(params.verify(&form_request(&body), &[&other, &right]), Ok(None));
+    assert_eq!(
+        params.verify(&form_request(&body), &[&other, &right]),
+        Ok(None)
+    );
 }
 
 #[test]
@@ -222,8 +225,5 @@ fn form_is_exclusive_with_the_header_fields_and_signs_in_the_body() {
         id: "",
         timestamp: 0,
     };
-    assert_eq!(
-        params.sign(&signing, &input),
-        Err(SignError::SignedInBody)
-    );
+    assert_eq!(params.sign(&signing, &input), Err(SignError::SignedInBody));
 }

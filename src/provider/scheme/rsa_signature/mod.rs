@@ -296,10 +296,11 @@ impl Family for RsaParams {
     }
 
     fn sign(&self, key: &Key, input: &SignInput<'_>) -> Result<Vec<(String, String)>, SignError> {
-        let key = key.rsa_private().ok_or(SignError::WrongKey)?;
+        // A form field signature is in the body: its sender builds it.
         let Some(names) = self.header.as_ref().filter(|_| self.form.is_none()) else {
             return Err(SignError::SignedInBody);
         };
+        let key = key.rsa_private().ok_or(SignError::WrongKey)?;
         let timestamp = self.timestamp_format.format(input.timestamp);
         let values = Values {
             id: "",

@@ -31,7 +31,10 @@ pub(super) fn resolve(p: &mut Provider, def: &ProviderDef, at: &str) -> Vec<Conf
         // Each item needs an ID of its own, read from the item.
         if matches!(
             def.event_id,
-            FieldSource::Header(_) | FieldSource::FormField(_) | FieldSource::JwtPayloadPointer(..)
+            FieldSource::Header(_)
+                | FieldSource::FormField(_)
+                | FieldSource::FormBase64Xml(..)
+                | FieldSource::JwtPayloadPointer(..)
         ) {
             issues.push(ConfigIssue::new(
                 key(at, "batch"),

@@ -63,11 +63,18 @@ impl Received {
         }
     }
 
-    pub fn response(&self) -> HttpResponse {
+    /// The `200`: the JSON status body, or the provider's `ack_body` as
+    /// `text/plain` (Alipay resends unless the body is exactly `success`).
+    pub fn response(&self, ack_body: Option<&str>) -> HttpResponse {
         let status = self.status();
         let mut res = HttpResponse::Ok();
         if status == Status::Duplicate {
             res.insert_header(("Webhook-Duplicate", "true"));
+        }
+        if let Some(ack) = ack_body {
+            return res
+                .content_type("text/plain; charset=utf-8")
+                .body(ack.to_owned());
         }
         match self {
             Received::One(d) => res.json(OneBody {

@@ -89,9 +89,15 @@ pub(super) async fn handle(
     };
     span.record("outcome", outcome);
     span.in_scope(|| count(&state, &result, provider, tenant, outcome));
+    // A provider that resends unless the body is exactly its word.
+    let ack_body = state
+        .settings
+        .providers
+        .get(provider)
+        .and_then(|p| p.def.ack_body.as_deref());
     let res = result
         .and_then(|answer| match answer {
-            Answer::Event(a) => Ok(a.response()),
+            Answer::Event(a) => Ok(a.response(ack_body)),
             Answer::Handshake(answer) => handshake::respond(answer),
         })
         .unwrap_or_else(HttpResponse::from_error);

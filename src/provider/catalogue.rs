@@ -116,6 +116,9 @@ pub fn describe(source: &FieldSource) -> String {
             format!("JSON {} joined by {join:?}", ps.join(" + "))
         }
         FieldSource::FormField(f) => format!("form field {f}"),
+        FieldSource::FormBase64Xml(f, path) => {
+            format!("form field {f} (base64 XML) <{}>", path.join("><"))
+        }
         FieldSource::JwtPayloadPointer(p, None) => format!("JWT payload {p}"),
         FieldSource::JwtPayloadPointer(p, Some(at)) => format!("JWT at {at}, payload {p}"),
         FieldSource::BodySha256 => "SHA-256 of the body".into(),

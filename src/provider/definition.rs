@@ -90,6 +90,12 @@ pub struct ProviderDef {
     /// provider's dedup window.
     #[serde(default, with = "humantime_serde")]
     pub replay_window: Option<std::time::Duration>,
+    /// The body of the `200` answering an event this provider sent that
+    /// was recorded (accepted, held, or a duplicate), as `text/plain`,
+    /// for providers that resend unless the answer's body is exactly some
+    /// text (Alipay: `success`). Without it, the JSON status body.
+    #[serde(default)]
+    pub ack_body: Option<String>,
 }
 
 /// What a body already accepted under one event ID is when it comes again
@@ -216,6 +222,11 @@ impl ProviderDef {
             }
             _ => {}
         }
+        if let Some(ack) = &self.ack_body {
+            if ack.is_empty() || ack.len() > 64 || !ack.bytes().all(|b| b.is_ascii_graphic()) {
+                return Err("ack_body: 1 to 64 printable ASCII characters, no spaces".into());
+            }
+        }
         if self.event_type == Some(FieldSource::BodySha256) {
             return Err("event_type: body_sha256 is an event ID source only".into());
         }
@@ -227,6 +238,7 @@ impl ProviderDef {
                 self.event_id,
                 FieldSource::Header(_)
                     | FieldSource::FormField(_)
+                    | FieldSource::FormBase64Xml(..)
                     | FieldSource::JwtPayloadPointer(..)
             ) {
                 return Err(

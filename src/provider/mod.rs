@@ -7,7 +7,8 @@
 //! - `scheme/`: one file per signature family (how to add one: its
 //!   `mod.rs`);
 //! - `handshake/`: one file per handshake kind (likewise);
-//! - `identity`: where the event ID and type live;
+//! - `identity`: where the event ID and type live (`payload`: inside a
+//!   JWT or a base64 XML form field);
 //! - `batch`: a request that carries several events, one per item;
 //! - `fingerprint`: the content digest the conflict check compares;
 //! - `template`, `form`: the signed content of HMAC schemes;
@@ -28,6 +29,7 @@ pub mod handshake;
 mod header;
 pub(crate) mod identity;
 mod key;
+mod payload;
 mod request;
 pub mod scheme;
 mod sign;

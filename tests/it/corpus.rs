@@ -195,9 +195,20 @@ fn config(manifest: &Manifest, sink: &Sink) -> String {
 }
 
 /// The verdict an answer gives: the `status` of a 2xx, `conflict` for
-/// `event_id_conflict`, else the status and problem code.
+/// `event_id_conflict`, else the status and problem code. A provider with
+/// an `ack_body` (Alipay's `success`) is answered that text alone: its
+/// verdict is then `duplicate` with `Webhook-Duplicate`, else `accepted`
+/// (no route with an `ack_body` holds an event here).
 async fn verdict(answer: reqwest::Response) -> String {
     let status = answer.status().as_u16();
+    let duplicate = answer.headers().contains_key("Webhook-Duplicate");
+    let text = answer
+        .headers()
+        .get("content-type")
+        .is_some_and(|t| t.as_bytes().starts_with(b"text/plain"));
+    if text && (200..=299).contains(&status) {
+        return if duplicate { "duplicate" } else { "accepted" }.to_owned();
+    }
     let body: serde_json::Value = answer.json().await.unwrap_or_default();
     match (status, body["code"].as_str()) {
         (200..=299, _) => body["status"].as_str().unwrap_or("?").to_owned(),

@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod ack_body;
 mod ack_conflict;
 mod ack_dead;
 mod alerts;

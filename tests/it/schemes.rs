@@ -188,6 +188,12 @@ fn malformed_bodies_never_pass_body_carried_schemes() {
         br#"{"value":[{"clientState":"right"},{"clientState":7}]}"#,
         br#"{"value":"right"}"#,
     ];
+    let alipay: serde_json::Value =
+        serde_json::from_str(include_str!("../vectors/alipay/vectors.json")).unwrap();
+    let rsa_public = alipay["cases"][0]["secrets"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let defs = Definitions::load(None).unwrap();
     let body_carried: Vec<_> = defs
         .definitions()
@@ -195,9 +201,10 @@ fn malformed_bodies_never_pass_body_carried_schemes() {
         .collect();
     assert!(body_carried.len() >= 2);
     for def in body_carried {
-        // "right" as text, or as hex for a hex key (Adyen).
-        // Else a public key (Wix's).
-        let right = ["right", "7269676874"]
+        // "right" as text, or as hex for a hex key (Adyen), or as a key
+        // pair (Braintree's `public:private`), or an RSA public key
+        // (Alipay's, from its vectors). Else the signer's key (Wix's).
+        let right = ["right", "7269676874", "right:right", rsa_public.as_str()]
             .into_iter()
             .find(|s| def.decode_secret(s).is_ok())
             .map_or_else(|| signer(def).secrets[0].clone(), str::to_owned);

@@ -25,6 +25,7 @@
 //! [`TenantState::stored_key`]; a URL the HTTP layer fetches before
 //! answering ([`HandshakeAnswer::confirm`], SNS's `SubscribeURL`).
 
+mod braintree_challenge;
 mod discord;
 mod event_grid;
 mod form_ping;
@@ -111,6 +112,9 @@ pub enum Handshake {
     /// A signed JSON request of one type answered with one of its members
     /// echoed in a JSON object (Tebex's `validation.webhook`).
     JsonEcho(json_echo::JsonEcho),
+    /// Braintree's `GET ?bt_challenge=` answered with
+    /// `publicKey|hex HMAC-SHA1(SHA1(privateKey), challenge)`.
+    BraintreeChallenge(braintree_challenge::BraintreeChallenge),
 }
 
 impl Handshake {
@@ -134,6 +138,7 @@ impl Handshake {
             Handshake::HeaderEcho(h) => h,
             Handshake::IntentToReceive(h) => h,
             Handshake::JsonEcho(h) => h,
+            Handshake::BraintreeChallenge(h) => h,
         }
     }
 

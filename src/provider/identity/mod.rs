@@ -10,9 +10,9 @@ mod pointer;
 use pointer::scalar;
 pub(crate) use pointer::{check_pointer, raw_pointer};
 
-use super::form;
 use super::header::{HeaderLookup, HeaderNames};
 use super::request::Rejection;
+use super::{form, payload};
 pub use crate::ids::MAX_EVENT_ID_LEN;
 use crate::ids::{EventId, EventType, IdError};
 
@@ -48,6 +48,10 @@ pub enum FieldSource {
     /// (Apple's `/signedPayload`). Read once the signature is verified, so
     /// from signed data.
     JwtPayloadPointer(String, Option<String>),
+    /// The text of an element (a path of names from the root) of the XML
+    /// document a form field holds as base64: Braintree's
+    /// `<notification><kind>` in `bt_payload`.
+    FormBase64Xml(String, Vec<String>),
     /// The hex SHA-256 of the raw body, for providers that send no ID: an
     /// identical retry is then a duplicate. Event ID only.
     BodySha256,
@@ -78,6 +82,13 @@ struct RawFieldSource {
     /// body; the whole body is the JWT without it.
     #[serde(default)]
     jwt_in: Option<String>,
+    /// Name of a form field holding base64 XML, read at `xml_element`.
+    #[serde(default)]
+    form_base64_xml: Option<String>,
+    /// With `form_base64_xml`: the element's path of names from the root,
+    /// `/`-separated (`notification/kind`).
+    #[serde(default)]
+    xml_element: Option<String>,
     /// `true`: the hex SHA-256 of the body.
     #[serde(default)]
     body_sha256: bool,
@@ -131,6 +142,17 @@ impl TryFrom<RawFieldSource> for FieldSource {
             }
             set.push(FieldSource::FormField(f));
         }
+        match (raw.form_base64_xml, raw.xml_element) {
+            (Some(field), Some(path)) => {
+                let path: Vec<String> = path.split('/').map(str::to_owned).collect();
+                if field.is_empty() || path.iter().any(String::is_empty) {
+                    return Err("form_base64_xml and xml_element need non-empty names".into());
+                }
+                set.push(FieldSource::FormBase64Xml(field, path));
+            }
+            (None, None) => {}
+            _ => return Err("form_base64_xml and xml_element go together".into()),
+        }
         if raw.body_sha256 {
             set.push(FieldSource::BodySha256);
         }
@@ -149,7 +171,7 @@ impl TryFrom<RawFieldSource> for FieldSource {
             1 => Ok(set.remove(0)),
             _ => Err(
                 "set exactly one of header, json_pointer, json_pointers, form_field, body_sha256 = true, \
-                 jwt_payload_pointer"
+                 jwt_payload_pointer, form_base64_xml"
                     .into(),
             ),
         }
@@ -213,12 +235,15 @@ fn value(
     match src {
         FieldSource::Header(names) => Ok(headers.first_of(names).map(|v| v.trim().to_owned())),
         FieldSource::FormField(name) => Ok(form::field(body, name)),
+        FieldSource::FormBase64Xml(field, path) => {
+            payload::form_base64_xml(body, field, path).map_err(|()| Rejection::MalformedPayload)
+        }
         FieldSource::BodySha256 => Ok(Some(hex::encode(Sha256::digest(body)))),
         FieldSource::JsonPointer(pointer) => scalar(json, pointer),
         FieldSource::JwtPayloadPointer(pointer, jwt_in) => {
             let payload = match jwt_in {
-                None => jwt_payload(body),
-                Some(at) => jwt_in_json(body, at),
+                None => payload::jwt_payload(body),
+                Some(at) => payload::jwt_in_json(body, at),
             }
             .ok_or(Rejection::MalformedPayload)?;
             let json = serde_json::from_slice::<&RawValue>(&payload)
@@ -245,24 +270,6 @@ fn value(
             Ok(Some(parts.join(join)))
         }
     }
-}
-
-/// The decoded payload of a body that is a compact JWT.
-fn jwt_payload(body: &[u8]) -> Option<Vec<u8>> {
-    use base64::Engine as _;
-    let text = std::str::from_utf8(body).ok()?.trim();
-    let payload = text.split('.').nth(1)?;
-    base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(payload.trim_end_matches('='))
-        .ok()
-}
-
-/// The decoded payload of the JWT that is the string at `at` in a JSON
-/// body.
-fn jwt_in_json(body: &[u8], at: &str) -> Option<Vec<u8>> {
-    let json = serde_json::from_slice::<&RawValue>(body).ok()?;
-    let token: String = serde_json::from_str(raw_pointer(json, at)?.get()).ok()?;
-    jwt_payload(token.as_bytes())
 }
 
 #[cfg(test)]

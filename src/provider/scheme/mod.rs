@@ -28,6 +28,7 @@ pub mod algorithm_header;
 pub mod basic;
 pub mod body_hmac;
 pub mod body_token;
+pub mod braintree;
 pub mod canonical_request;
 pub mod content;
 pub mod digest;
@@ -121,6 +122,9 @@ pub enum Scheme {
     /// A JWT that is the whole body, signed with the provider's RSA key and
     /// checked with the public key the tenant configures. Wix.
     JwtPublicKey(jwt_public_key::JwtPublicKeyParams),
+    /// Braintree's form of `bt_signature` pairs (`publicKey|hex HMAC-SHA1`
+    /// keyed with the SHA-1 of the private key) over `bt_payload`.
+    Braintree(braintree::BraintreeParams),
 }
 
 /// Stands in for a secret a request carries (a shared token in a header,
@@ -162,6 +166,7 @@ impl Scheme {
             Scheme::Jwks(p) => p,
             Scheme::X5c(p) => p,
             Scheme::JwtPublicKey(p) => p,
+            Scheme::Braintree(p) => p,
         }
     }
 }

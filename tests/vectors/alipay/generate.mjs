@@ -10,7 +10,7 @@
 // signature. The key pair is a test key (test-alipay-key.pem) standing for
 // Alipay's; the tenant's secret is its public half, as Alipay shows it (base64
 // DER, no PEM armour).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import crypto from 'node:crypto';
 import { AlipaySdk } from 'alipay-sdk';
 
@@ -90,4 +90,37 @@ const out = {
   cases,
 };
 writeFileSync(new URL('./vectors.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
-console.log(`alipay: ${cases.length} cases`);
+
+// Corpus captures (tests/captures/alipay/): a TRADE_SUCCESS notification,
+// Alipay's resend of it (the same notification until it is answered
+// `success`), and the notification of the trade's close (another notify_id).
+// Signed like the cases, each checked by checkNotifySignV2 before it is written.
+const DIR = new URL('../../captures/alipay/', import.meta.url);
+const RETRIES = 'https://opendocs.alipay.com/open/270/105902';
+const paid = signed({ ...PARAMS, notify_id: '2026010100222000000000000000000001', out_trade_no: '20260101000000001',
+  trade_no: '2026010122001446880500000101', gmt_create: '2025-12-31 23:59:50', gmt_payment: '2025-12-31 23:59:58',
+  notify_time: '2026-01-01 00:00:00' }, ALIPAY_PRIVATE);
+const closed = signed({ ...PARAMS, notify_id: '2026010100222000000000000000000002', out_trade_no: '20260101000000001',
+  trade_no: '2026010122001446880500000101', gmt_create: '2025-12-31 23:59:50', gmt_payment: '2025-12-31 23:59:58',
+  notify_time: '2026-01-01 00:00:00', trade_status: 'TRADE_FINISHED', gmt_close: '2026-01-01 00:00:00' }, ALIPAY_PRIVATE);
+const shots = [
+  ['0001-trade-success.json', paid, 'accepted', 'a TRADE_SUCCESS trade notification: ' + RETRIES],
+  ['0002-trade-success-resent.json', paid, 'duplicate', 'Alipay resends the notification (same notify_id) until the answer body is exactly success: ' + RETRIES],
+  ['0003-trade-finished.json', closed, 'accepted', 'the same trade finished: another notification (another notify_id)'],
+];
+mkdirSync(DIR, { recursive: true });
+const captures = [];
+for (const [file, params, expect, why] of shots) {
+  if (!sdkFor(ALIPAY_PUBLIC).checkNotifySignV2(Object.fromEntries(new URLSearchParams(form(params))))) {
+    throw new Error(`${file}: checkNotifySignV2 refuses it`);
+  }
+  const capture = { provider: 'alipay', kind: 'alipay', tenant: 'default', method: 'POST', path: '/webhooks/alipay', query: '',
+    headers: [['Content-Type', 'application/x-www-form-urlencoded; charset=utf-8']],
+    body_base64: Buffer.from(form(params)).toString('base64'), received_at: '2026-01-01T00:00:00+00:00' };
+  writeFileSync(new URL(file, DIR), JSON.stringify(capture, null, 2) + '\n');
+  captures.push({ file: `alipay/${file}`, expect, events: [{ id: params.notify_id, type: params.notify_type }], why });
+}
+writeFileSync(new URL('manifest.json', DIR), JSON.stringify({ route: 'alipay', kind: 'alipay', secrets: [ALIPAY_PUBLIC],
+  source: 'signed as Alipay signs (RSA2 over the sorted parameters but sign and sign_type) with the test key test-alipay-key.pem, each accepted by alipay-sdk 4.14.0 checkNotifySignV2: tests/vectors/alipay/generate.mjs',
+  captures }, null, 2) + '\n');
+console.log(`alipay: ${cases.length} cases, ${captures.length} captures`);

@@ -3,7 +3,9 @@
 // webhookNotification.parse; the handshake answer comes from
 // webhookNotification.verify.
 import fs from 'node:fs';
+import crypto from 'node:crypto';
 import braintree from 'braintree';
+import { withIdentity } from '../identity.mjs';
 
 const KEYS = { publicKey: 'testpublickey0001', privateKey: 'testprivatekey00000000000000001a' };
 const OTHER = { publicKey: 'testpublickey0001', privateKey: 'otherprivatekey0000000000000002b' };
@@ -89,7 +91,8 @@ const out = {
     timestamp: null,
     event_id: { body_sha256: true },
     event_id_note: 'a notification carries no ID (only a timestamp and kind inside the XML); a retry re-sends the same body: https://developer.paypal.com/braintree/docs/guides/webhooks/overview',
-    event_type: null,
+    event_type: { form_base64_xml: 'bt_payload', xml_element: 'notification/kind' },
+    event_type_note: 'the root <kind> of the base64 XML in bt_payload',
     retry_horizon: 'retried hourly for up to 24 hours',
     retry_source: 'https://developer.paypal.com/braintree/docs/guides/webhooks/overview',
     handshake: 'GET ?bt_challenge=<hex>: answer 200 with "publicKey|hex HMAC-SHA1(SHA1(privateKey), challenge)" (webhookNotification.verify): https://developer.paypal.com/braintree/docs/guides/webhooks/create',
@@ -97,5 +100,41 @@ const out = {
   cases,
   handshakes,
 };
-fs.writeFileSync('vectors.json', JSON.stringify(out, null, 2) + '\n');
-console.log(`braintree: ${cases.length} cases, ${handshakes.length} handshake`);
+fs.writeFileSync('vectors.json', JSON.stringify(withIdentity(out), null, 2) + '\n');
+
+// Corpus captures (tests/captures/braintree/): a subscription charged, its
+// hourly retry (the same body: Braintree re-sends the notification), and a
+// subscription went past due. Signed by sampleNotification at 2026-01-01,
+// each checked by webhookNotification.parse before it is written.
+const CORPUS = { publicKey: 'corpuspublickey01', privateKey: 'corpusprivatekey000000000000002f' };
+const CORPUS_NOW = 1767225600;
+globalThis.Date = class extends RealDate {
+  constructor(...a) { super(...(a.length ? a : [CORPUS_NOW * 1000])); }
+  static now() { return CORPUS_NOW * 1000; }
+};
+const charged = gateway(CORPUS).webhookTesting.sampleNotification(braintree.WebhookNotification.Kind.SubscriptionChargedSuccessfully, 'sub_corpus1');
+const pastDue = gateway(CORPUS).webhookTesting.sampleNotification(braintree.WebhookNotification.Kind.SubscriptionWentPastDue, 'sub_corpus1');
+globalThis.Date = RealDate;
+const RETRIES = 'https://developer.paypal.com/braintree/docs/guides/webhooks/overview';
+const shots = [
+  ['0001-subscription-charged.json', charged, 'accepted', 'a subscription_charged_successfully notification: ' + RETRIES],
+  ['0002-subscription-charged-retried.json', charged, 'duplicate', 'the same notification retried (Braintree retries hourly for 24 hours, the same body): ' + RETRIES],
+  ['0003-subscription-past-due.json', pastDue, 'accepted', 'the subscription went past due: another notification'],
+];
+const DIR = new globalThis.URL('../../captures/braintree/', import.meta.url);
+fs.mkdirSync(DIR, { recursive: true });
+const captures = [];
+for (const [file, fields, expect, why] of shots) {
+  const n = await gateway(CORPUS).webhookNotification.parse(fields.bt_signature, fields.bt_payload);
+  const body = form(fields);
+  const capture = { provider: 'braintree', kind: 'braintree', tenant: 'default', method: 'POST', path: '/webhooks/braintree', query: '',
+    headers: [['Content-Type', 'application/x-www-form-urlencoded']], body_base64: Buffer.from(body).toString('base64'),
+    received_at: '2026-01-01T00:00:00+00:00' };
+  fs.writeFileSync(new globalThis.URL(file, DIR), JSON.stringify(capture, null, 2) + '\n');
+  captures.push({ file: `braintree/${file}`, expect,
+    events: [{ id: crypto.createHash('sha256').update(body).digest('hex'), type: n.kind }], why });
+}
+fs.writeFileSync(new globalThis.URL('manifest.json', DIR), JSON.stringify({ route: 'braintree', kind: 'braintree', secrets: [secret(CORPUS)],
+  source: 'braintree 3.40.0 webhookTesting.sampleNotification, each read back by its webhookNotification.parse: tests/vectors/braintree/generate.mjs',
+  captures }, null, 2) + '\n');
+console.log(`braintree: ${cases.length} cases, ${handshakes.length} handshake, ${captures.length} captures`);

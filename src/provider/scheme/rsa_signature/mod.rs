@@ -9,11 +9,13 @@
 //!
 //! The signature is either the whole header (after `prefix`), with the
 //! timestamp in `timestamp_header`, or `key=value` pairs of one header
-//! (`[signature.pairs]`: the timestamp and one or more signatures).
+//! (`[signature.pairs]`: the timestamp and one or more signatures), or a
+//! field of a form body over the other fields (`[signature.form]`, Alipay:
+//! see [`message::FormSignature`]).
 
-use rsa::Pkcs1v15Sign;
+mod message;
+
 use serde::Deserialize;
-use sha2::Digest;
 
 use super::mac::{self, Algorithm, DigestEncoding, TimestampFormat};
 use super::rsa_key::{private_key, public_key, public_pem};
@@ -22,13 +24,17 @@ use crate::provider::header::HeaderNames;
 use crate::provider::key::{Key, KeyError};
 use crate::provider::request::UntrustedRequest;
 use crate::provider::template::{MissingHeader, Template, Values};
+pub use message::FormSignature;
+use message::{digest, padding, FormError};
 
 /// The parameters of `scheme = "rsa"`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RsaParams {
-    /// Header that carries the signature (or the pairs).
-    pub header: HeaderNames,
+    /// Header that carries the signature (or the pairs); required unless
+    /// `form` is set, and not allowed with it.
+    #[serde(default)]
+    pub header: Option<HeaderNames>,
     /// How the signature is written: `base64`, `base64url`, `hex`.
     pub encoding: DigestEncoding,
     /// The hash of the PKCS#1 v1.5 signature: `sha1`, `sha256` (default),
@@ -42,8 +48,10 @@ pub struct RsaParams {
     /// Text before the signature when the header is the signature alone.
     #[serde(default)]
     pub prefix: String,
-    /// The signed content (see [`Template`]).
-    pub signed_content: Template,
+    /// The signed content (see [`Template`]); required unless `form` is
+    /// set, and not allowed with it.
+    #[serde(default)]
+    pub signed_content: Option<Template>,
     /// Header carrying the signed timestamp; required by, and only allowed
     /// with, `{timestamp}` when the header is not `pairs`.
     #[serde(default)]
@@ -55,6 +63,11 @@ pub struct RsaParams {
     /// signatures (Bridge's `t=...,v0=...`).
     #[serde(default)]
     pub pairs: Option<Pairs>,
+    /// The signature is a field of a form body, over the other fields
+    /// sorted (Alipay); exclusive with `header`, `signed_content`,
+    /// `prefix`, `pairs`, `timestamp_header` and `prehash`.
+    #[serde(default)]
+    pub form: Option<FormSignature>,
 }
 
 /// The syntax of a header of `key=value` pairs.
@@ -75,11 +88,27 @@ pub struct Pairs {
 struct Offered<'r> {
     signatures: Vec<Vec<u8>>,
     timestamp: Option<&'r str>,
+    /// With `form`: the signed message, built from the body.
+    message: Option<Vec<u8>>,
 }
 
 impl RsaParams {
     fn offered<'r>(&self, req: &'r UntrustedRequest<'_>) -> Result<Offered<'r>, VerifyError> {
-        let header = super::required(req, &self.header)?;
+        if let Some(form) = &self.form {
+            return match form.split(&req.body) {
+                Ok((text, message)) => Ok(Offered {
+                    signatures: mac::decode_digest(self.encoding, text.trim())
+                        .into_iter()
+                        .collect(),
+                    timestamp: None,
+                    message: Some(message),
+                }),
+                Err(FormError::Missing) => Err(VerifyError::MissingSignature),
+                Err(FormError::Ambiguous) => Err(VerifyError::InvalidSignature),
+            };
+        }
+        let names = self.header.as_ref().ok_or(VerifyError::MissingSignature)?;
+        let header = super::required(req, names)?;
         let Some(pairs) = &self.pairs else {
             let text = header
                 .trim()
@@ -90,11 +119,13 @@ impl RsaParams {
                     .into_iter()
                     .collect(),
                 timestamp: super::optional(req, self.timestamp_header.as_ref())?,
+                message: None,
             });
         };
         let mut offered = Offered {
             signatures: Vec::new(),
             timestamp: None,
+            message: None,
         };
         for pair in header.split(pairs.pair_separator.as_str()) {
             let Some((k, v)) = pair.trim().split_once(pairs.kv_separator.as_str()) else {
@@ -111,34 +142,35 @@ impl RsaParams {
         Ok(offered)
     }
 
+    /// The signed content of a template.
+    fn content(&self, values: &Values<'_>) -> Result<Vec<u8>, MissingHeader> {
+        let mut content = Vec::with_capacity(values.body.len() + 32);
+        self.template()
+            .feed(values, &mut |bytes| content.extend_from_slice(bytes))?;
+        Ok(content)
+    }
+
     /// What the PKCS#1 v1.5 signature covers: the digest of the signed
     /// content, or with `prehash` the digest of that digest.
-    fn hashed(&self, values: &Values<'_>) -> Result<Vec<u8>, MissingHeader> {
-        let mut content = Vec::with_capacity(values.body.len() + 32);
-        self.signed_content
-            .feed(values, &mut |bytes| content.extend_from_slice(bytes))?;
-        let once = digest(self.algorithm, &content);
-        Ok(if self.prehash {
+    fn hashed(&self, content: &[u8]) -> Vec<u8> {
+        let once = digest(self.algorithm, content);
+        if self.prehash {
             digest(self.algorithm, &once)
         } else {
             once
-        })
-    }
-
-    fn padding(&self) -> Pkcs1v15Sign {
-        match self.algorithm {
-            Algorithm::Sha1 => Pkcs1v15Sign::new::<sha1::Sha1>(),
-            Algorithm::Sha256 => Pkcs1v15Sign::new::<sha2::Sha256>(),
-            Algorithm::Sha512 => Pkcs1v15Sign::new::<sha2::Sha512>(),
         }
     }
-}
 
-fn digest(algorithm: Algorithm, data: &[u8]) -> Vec<u8> {
-    match algorithm {
-        Algorithm::Sha1 => sha1::Sha1::digest(data).to_vec(),
-        Algorithm::Sha256 => sha2::Sha256::digest(data).to_vec(),
-        Algorithm::Sha512 => sha2::Sha512::digest(data).to_vec(),
+    fn padding(&self) -> rsa::Pkcs1v15Sign {
+        padding(self.algorithm)
+    }
+
+    /// The template (checked at load: set unless `form` is).
+    fn template(&self) -> &Template {
+        static BODY: std::sync::OnceLock<Template> = std::sync::OnceLock::new();
+        self.signed_content
+            .as_ref()
+            .unwrap_or_else(|| BODY.get_or_init(Template::body))
     }
 }
 
@@ -148,7 +180,21 @@ impl Family for RsaParams {
     }
 
     fn check(&self) -> Result<(), String> {
-        let t = &self.signed_content;
+        if let Some(form) = &self.form {
+            if self.header.is_some()
+                || self.signed_content.is_some()
+                || !self.prefix.is_empty()
+                || self.pairs.is_some()
+                || self.timestamp_header.is_some()
+                || self.prehash
+            {
+                return Err("form is exclusive with header, signed_content, prefix, pairs, timestamp_header and prehash".into());
+            }
+            return form.check();
+        }
+        let (Some(t), Some(_)) = (&self.signed_content, &self.header) else {
+            return Err("header and signed_content are required without form".into());
+        };
         t.refuse_pairs()?;
         if t.uses_id() {
             return Err("signed_content uses {id}, which this family has no source for".into());
@@ -205,21 +251,27 @@ impl Family for RsaParams {
         if offered.signatures.is_empty() {
             return Err(VerifyError::InvalidSignature);
         }
-        if self.signed_content.uses_timestamp() && offered.timestamp.is_none() {
+        let uses_timestamp = self.form.is_none() && self.template().uses_timestamp();
+        if uses_timestamp && offered.timestamp.is_none() {
             return Err(VerifyError::InvalidSignature);
         }
-        let values = Values {
-            id: "",
-            timestamp: offered.timestamp.unwrap_or(""),
-            method: req.method,
-            url: req.url,
-            headers: req.headers,
-            body: &req.body,
-            pairs: &[],
+        let content = match offered.message {
+            Some(message) => message,
+            None => {
+                let values = Values {
+                    id: "",
+                    timestamp: offered.timestamp.unwrap_or(""),
+                    method: req.method,
+                    url: req.url,
+                    headers: req.headers,
+                    body: &req.body,
+                    pairs: &[],
+                };
+                self.content(&values)
+                    .map_err(|_| VerifyError::MissingSignature)?
+            }
         };
-        let hashed = self
-            .hashed(&values)
-            .map_err(|_| VerifyError::MissingSignature)?;
+        let hashed = self.hashed(&content);
         // The keys are public: trying them in turn reveals nothing secret.
         let ok = keys.iter().filter_map(|k| k.rsa_public()).any(|key| {
             offered
@@ -231,14 +283,16 @@ impl Family for RsaParams {
             return Err(VerifyError::InvalidSignature);
         }
         match offered.timestamp {
-            Some(t) if self.signed_content.uses_timestamp() => {
-                self.timestamp_format.parse(t).map(Some)
-            }
+            Some(t) if uses_timestamp => self.timestamp_format.parse(t).map(Some),
             _ => Ok(None),
         }
     }
 
     fn sign(&self, key: &Key, input: &SignInput<'_>) -> Result<Vec<(String, String)>, SignError> {
+        // A form field signature is in the body: its sender builds it.
+        let Some(names) = self.header.as_ref().filter(|_| self.form.is_none()) else {
+            return Err(SignError::SignedInBody);
+        };
         let key = key.rsa_private().ok_or(SignError::WrongKey)?;
         let timestamp = self.timestamp_format.format(input.timestamp);
         let values = Values {
@@ -250,14 +304,15 @@ impl Family for RsaParams {
             body: input.body,
             pairs: &[],
         };
-        let hashed = self
-            .hashed(&values)
+        let content = self
+            .content(&values)
             .map_err(|MissingHeader(name)| SignError::MissingHeader(name))?;
+        let hashed = self.hashed(&content);
         let signature = key
             .sign(self.padding(), &hashed)
             .map_err(|_| SignError::WrongKey)?;
         let signature = mac::encode_digest(self.encoding, &signature);
-        let name = self.header.primary().to_owned();
+        let name = names.primary().to_owned();
         Ok(match &self.pairs {
             Some(p) => vec![(
                 name,
@@ -281,94 +336,13 @@ impl Family for RsaParams {
     }
 
     fn needs_url(&self) -> bool {
-        self.signed_content.uses_url()
+        self.signed_content.as_ref().is_some_and(Template::uses_url)
     }
 
     fn signature_headers(&self) -> &[String] {
-        &self.header.0
+        self.header.as_ref().map_or(&[], |h| &h.0)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use rsa::pkcs8::{EncodePublicKey, LineEnding};
-    use rsa::{RsaPrivateKey, RsaPublicKey};
-
-    fn bridge() -> RsaParams {
-        toml::from_str(
-            r#"
-            header = "X-Webhook-Signature"
-            encoding = "base64"
-            prehash = true
-            signed_content = "{timestamp}.{body}"
-            timestamp_format = "unix-ms"
-            [pairs]
-            pair_separator = ","
-            kv_separator = "="
-            timestamp_key = "t"
-            signature_key = "v0"
-            "#,
-        )
-        .unwrap()
-    }
-
-    #[test]
-    fn a_signature_this_family_makes_verifies_and_a_changed_body_does_not() {
-        let params = bridge();
-        params.check().unwrap();
-        // Generating a 2048-bit key takes seconds in a debug build: use the
-        // fuzzing harness's throwaway key.
-        let pem = include_str!("../../fuzzing/rsa-2048.pem");
-        let signing = params.decode_private_key(pem).unwrap();
-        let public = params.public_secret(&signing).unwrap();
-        let key = params.decode_secret(&public).unwrap();
-        let input = SignInput {
-            method: "POST",
-            url: "https://hooks.example/bridge",
-            headers: &[],
-            body: br#"{"event_id":"wh_1"}"#,
-            id: "",
-            timestamp: 1_700_000_000,
-        };
-        let headers = params.sign(&signing, &input).unwrap();
-        assert!(headers[0].1.starts_with("t=1700000000000,v0="));
-        let req = |body: &[u8]| UntrustedRequest {
-            method: "POST",
-            url: input.url,
-            query: "",
-            headers: &headers,
-            body: bytes::Bytes::copy_from_slice(body),
-            received_at: 1_700_000_000,
-        };
-        assert_eq!(
-            params.verify(&req(input.body), &[&key]),
-            Ok(Some(1_700_000_000))
-        );
-        assert_eq!(
-            params.verify(&req(br#"{"event_id":"wh_2"}"#), &[&key]),
-            Err(VerifyError::InvalidSignature)
-        );
-    }
-
-    #[test]
-    fn short_keys_and_garbage_are_refused_without_quoting_them() {
-        let mut rng = rand::thread_rng();
-        let short = RsaPublicKey::from(&RsaPrivateKey::new(&mut rng, 1024).unwrap());
-        // (1024 bits generate quickly, and are refused.)
-        let pem = short.to_public_key_pem(LineEnding::LF).unwrap();
-        let err = bridge().decode_secret(&pem).unwrap_err().to_string();
-        assert!(err.contains("2048"), "{err}");
-        let err = bridge().decode_secret("c2VjcmV0").unwrap_err().to_string();
-        assert!(!err.contains("c2VjcmV0"), "{err}");
-    }
-
-    #[test]
-    fn a_timestamp_without_its_placeholder_is_a_load_error() {
-        let mut params = bridge();
-        params.pairs = None;
-        params.timestamp_header = Some(HeaderNames(vec!["X-Time".into()]));
-        params.signed_content = Template::body();
-        assert!(params.check().is_err());
-    }
-}
+mod tests;

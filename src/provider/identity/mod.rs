@@ -238,6 +238,9 @@ fn value(
         FieldSource::FormBase64Xml(field, path) => {
             payload::form_base64_xml(body, field, path).map_err(|()| Rejection::MalformedPayload)
         }
+        // An empty body names no event: every one would share this ID, and
+        // distinct events would be taken for duplicates of the first.
+        FieldSource::BodySha256 if body.is_empty() => Ok(None),
         FieldSource::BodySha256 => Ok(Some(hex::encode(Sha256::digest(body)))),
         FieldSource::JsonPointer(pointer) => scalar(json, pointer),
         FieldSource::JwtPayloadPointer(pointer, jwt_in) => {
@@ -274,7 +277,17 @@ fn value(
 
 #[cfg(test)]
 mod tests {
-    use super::FieldSource;
+    use super::{extract, FieldSource};
+    use crate::provider::request::Rejection;
+
+    #[test]
+    fn an_empty_body_names_no_event_by_its_hash() {
+        let headers: Vec<(String, String)> = Vec::new();
+        let got = extract(&FieldSource::BodySha256, None, &headers, b"");
+        assert_eq!(got.unwrap_err(), Rejection::MissingEventId);
+        let (id, _) = extract(&FieldSource::BodySha256, None, &headers, b"x").unwrap();
+        assert_eq!(id.as_str().len(), 64);
+    }
 
     #[test]
     fn exactly_one_source() {

@@ -47,9 +47,11 @@ const fromRef = (ref, extra = {}) => ({
   tolerance: 5,
   expect: expectOf(ref),
   // hookline takes only a POST as an event, its ID the body's SHA-256 (no type); the other
-  // methods are answered 405, so their cases are decided on the signature alone.
+  // methods are answered 405, so their cases are decided on the signature alone. A POST
+  // without a body names no event (every one would have the same ID): null, which hookline
+  // answers 400 missing_event_id rather than merge them.
   ...(ref.valid && ref.method === 'POST'
-    ? { event_id: createHash('sha256').update(ref.payload ?? '', 'utf8').digest('hex'), event_type: '' }
+    ? { event_id: ref.payload ? createHash('sha256').update(ref.payload, 'utf8').digest('hex') : null, event_type: '' }
     : {}),
   ...extra,
 });

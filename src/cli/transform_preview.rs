@@ -35,6 +35,7 @@ pub async fn run(settings: &Settings, handler: &str, capture: &Path) -> anyhow::
         provider.def.event_type.as_ref(),
         &capture.headers,
         &body,
+        &provider.fingerprint.digest(&body),
     )
     .map_err(|e| anyhow::anyhow!("the capture's event ID or type: {e:?}"))?;
     let event = Event {

@@ -79,7 +79,8 @@ pub fn event_id(data: &[u8]) {
         FieldSource::Header(header),
         FieldSource::BodySha256,
     ] {
-        if let Ok((id, kind)) = identity::extract(&source, Some(&source), &headers, body) {
+        let digest = crate::provider::Fingerprint::default().digest(body);
+        if let Ok((id, kind)) = identity::extract(&source, Some(&source), &headers, body, &digest) {
             for text in [id.as_str(), kind.as_str()] {
                 assert!(!text.chars().any(char::is_control), "{text:?}");
             }

@@ -93,17 +93,17 @@ pub fn verify_request(
     // it): a `query-token` scheme's token is redacted, never stored.
     let query = redact_query(req.query, def.secret_query_params());
     let event = |body: Bytes| -> Result<VerifiedWebhook, Rejection> {
-        let (event_id, event_type) =
-            identity::extract(&def.event_id, def.event_type.as_ref(), req.headers, &body)?;
+        // The content digest: the conflict check's, and the event ID of a
+        // definition whose ID is the body's hash (it follows the
+        // fingerprint: a retry that rewrites only the envelope keeps it).
         let digest = provider.fingerprint.digest(&body);
-        // An ID that is the body's own SHA-256 follows the fingerprint: a
-        // retry that rewrites only the envelope keeps its ID (Pipedrive's
-        // `retry`), where the raw bytes would make every retry a new event.
-        // Without `ignore` the two are the same hash.
-        let event_id = match def.event_id {
-            identity::FieldSource::BodySha256 => identity::body_id(&digest)?,
-            _ => event_id,
-        };
+        let (event_id, event_type) = identity::extract(
+            &def.event_id,
+            def.event_type.as_ref(),
+            req.headers,
+            &body,
+            &digest,
+        )?;
         Ok(VerifiedWebhook {
             provider: provider.clone(),
             tenant: (*tenant.name).clone(),

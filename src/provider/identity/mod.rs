@@ -3,7 +3,6 @@
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use sha2::{Digest, Sha256};
 
 mod pointer;
 
@@ -14,7 +13,7 @@ use super::header::{HeaderLookup, HeaderNames};
 use super::request::Rejection;
 use super::{form, payload};
 pub use crate::ids::MAX_EVENT_ID_LEN;
-use crate::ids::{EventId, EventType, IdError};
+use crate::ids::{BodyDigest, EventId, EventType, IdError};
 
 /// Where a value (event ID, event type) lives. In TOML, exactly one of
 /// `header`, `json_pointer` (one pointer, or a list of which the first
@@ -184,6 +183,7 @@ pub(crate) fn extract(
     event_type: Option<&FieldSource>,
     headers: &dyn HeaderLookup,
     body: &[u8],
+    digest: &BodyDigest,
 ) -> Result<(EventId, EventType), Rejection> {
     // Validate the body as JSON only if a pointer needs it, and only once.
     // It stays raw: extraction walks just the pointer's path, so a large
@@ -204,24 +204,18 @@ pub(crate) fn extract(
     // Control characters (NUL above all, which PostgreSQL text cannot
     // hold) and overlong values would make the request fail on every
     // retry: the newtypes refuse them now, as malformed.
-    let id = match EventId::parse(value(event_id, headers, body, json)?.unwrap_or_default()) {
+    let id = match EventId::parse(value(event_id, headers, body, digest, json)?.unwrap_or_default())
+    {
         Ok(id) => id,
         Err(IdError::Empty) => return Err(Rejection::MissingEventId),
         Err(_) => return Err(Rejection::MalformedPayload),
     };
     let kind = match event_type {
-        Some(src) => value(src, headers, body, json)?.unwrap_or_default(),
+        Some(src) => value(src, headers, body, digest, json)?.unwrap_or_default(),
         None => String::new(),
     };
     let kind = EventType::parse(kind).map_err(|_| Rejection::MalformedPayload)?;
     Ok((id, kind))
-}
-
-/// The event ID of a definition whose ID is the body's SHA-256, read from
-/// its content digest (the fingerprint: the raw bytes' hash unless the
-/// definition ignores envelope fields).
-pub(crate) fn body_id(digest: &crate::ids::BodyDigest) -> Result<EventId, Rejection> {
-    EventId::parse(digest.to_string()).map_err(|_| Rejection::MalformedPayload)
 }
 
 /// The value at `src`: `Ok(None)` when absent; an object or array where a
@@ -230,6 +224,7 @@ fn value(
     src: &FieldSource,
     headers: &dyn HeaderLookup,
     body: &[u8],
+    digest: &BodyDigest,
     json: Option<&RawValue>,
 ) -> Result<Option<String>, Rejection> {
     match src {
@@ -241,7 +236,10 @@ fn value(
         // An empty body names no event: every one would share this ID, and
         // distinct events would be taken for duplicates of the first.
         FieldSource::BodySha256 if body.is_empty() => Ok(None),
-        FieldSource::BodySha256 => Ok(Some(hex::encode(Sha256::digest(body)))),
+        // The content digest the conflict check compares: the body's
+        // SHA-256, or its fingerprint's, so a retry that rewrites only the
+        // envelope keeps its ID (Pipedrive's `retry`); hashed once.
+        FieldSource::BodySha256 => Ok(Some(digest.to_string())),
         FieldSource::JsonPointer(pointer) => scalar(json, pointer),
         FieldSource::JwtPayloadPointer(pointer, jwt_in) => {
             let payload = match jwt_in {
@@ -283,10 +281,18 @@ mod tests {
     #[test]
     fn an_empty_body_names_no_event_by_its_hash() {
         let headers: Vec<(String, String)> = Vec::new();
-        let got = extract(&FieldSource::BodySha256, None, &headers, b"");
+        let digest = |body: &[u8]| crate::provider::Fingerprint::default().digest(body);
+        let got = extract(&FieldSource::BodySha256, None, &headers, b"", &digest(b""));
         assert_eq!(got.unwrap_err(), Rejection::MissingEventId);
-        let (id, _) = extract(&FieldSource::BodySha256, None, &headers, b"x").unwrap();
-        assert_eq!(id.as_str().len(), 64);
+        let (id, _) = extract(
+            &FieldSource::BodySha256,
+            None,
+            &headers,
+            b"x",
+            &digest(b"x"),
+        )
+        .unwrap();
+        assert_eq!(id.as_str(), digest(b"x").to_string());
     }
 
     #[test]

@@ -28,15 +28,11 @@ pub fn route<'a>(
     request: impl FnOnce() -> filter::Request,
 ) -> Routed<'a> {
     let mut routed = Routed::default();
-    let mut request = Some(request);
-    let mut built = None;
+    let request = std::cell::LazyCell::new(request);
     for name in matching_handlers(handlers, provider, tenant, event_type) {
         let allowed = match &handlers[name].filter {
             None => true,
-            Some(f) => {
-                let r = built.get_or_insert_with(|| (request.take().expect("built once"))());
-                f.allows(r)
-            }
+            Some(f) => f.allows(&request),
         };
         if allowed {
             routed.handlers.push(name);

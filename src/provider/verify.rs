@@ -35,12 +35,7 @@ pub fn verify_request(
     state: &TenantState<'_>,
 ) -> Result<Verdict, Rejection> {
     let def = &provider.def;
-    let keys: Vec<&Key> = tenant
-        .keys
-        .iter()
-        .chain(state.stored_key)
-        .chain(state.certificates.iter().copied())
-        .collect();
+    let keys = keys_of(tenant, state);
     let credentials = Credentials {
         keys: &keys,
         verify_token: state.verify_token,
@@ -130,6 +125,17 @@ pub fn verify_request(
     }
 }
 
+/// Every key a request of `tenant` may verify with: its configured
+/// secrets, a secret a handshake stored, and what was fetched for it.
+fn keys_of<'a>(tenant: &'a Tenant, state: &TenantState<'a>) -> Vec<&'a Key> {
+    tenant
+        .keys
+        .iter()
+        .chain(state.stored_key)
+        .chain(state.certificates.iter().copied())
+        .collect()
+}
+
 /// Only steps 3 and 4 of [`verify_request`]: whether `req`'s signature
 /// verifies against any of the tenant's keys and its signed time is within
 /// the tolerance, whatever its method. For the known-answer vectors of a
@@ -142,12 +148,7 @@ pub fn verify_signature(
     req: &UntrustedRequest<'_>,
     state: &TenantState<'_>,
 ) -> Result<(), VerifyError> {
-    let keys: Vec<&Key> = tenant
-        .keys
-        .iter()
-        .chain(state.stored_key)
-        .chain(state.certificates.iter().copied())
-        .collect();
+    let keys = keys_of(tenant, state);
     if let Some(t) = provider.def.signature.family().verify(req, &keys)? {
         within_tolerance(provider, req, t)?;
     }

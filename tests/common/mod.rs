@@ -106,6 +106,16 @@ pub const ROUTES: &[(&str, &str)] = &[
 /// The Standard Webhooks secret test handlers sign deliveries with.
 pub const HANDLER_SECRET: &str = "whsec_aGFuZGxlci1zaWduaW5nLWtleS1tYXRlcmlhbA==";
 
+/// The `webhook-signature` Standard Webhooks makes for a message with the
+/// handlers' secret ([`HANDLER_SECRET`]; its known answers are in
+/// tests/vectors/standard-webhooks).
+pub fn handler_signature(id: &str, timestamp: &str, body: &[u8]) -> String {
+    let defs = hookline::provider::Definitions::load(None).unwrap();
+    let sw = defs.get("standard-webhooks").unwrap();
+    let key = sw.decode_secret(HANDLER_SECRET).unwrap();
+    hookline::provider::standard_webhooks_signature(&key, id, timestamp.parse().unwrap(), body)
+}
+
 pub const TENANTS: &[&str] = &["acme", "globex", "default"];
 
 /// The receiver configuration used by the suite, minus the store section.

@@ -13,9 +13,11 @@ use common::brokers::{
     amqp_url, mqtt_url, nats_header, nats_url, stream_entries, test_name, MqttSubscriber,
     NatsStream, RabbitQueue, RedisPrefix,
 };
-use common::{redis_url, spawn_app_with, AppOptions, Backend, TestApp, Webhook, HANDLER_SECRET};
+use common::{
+    handler_signature, redis_url, spawn_app_with, AppOptions, Backend, TestApp, Webhook,
+    HANDLER_SECRET,
+};
 use hookline::delivery::outgoing::webhook_id;
-use hookline::provider::Definitions;
 use hookline::store::delivery::{AttemptView, DeliveryFilter, DeliveryState, DeliveryView};
 
 pub const ADMIN_TOKEN: &str = "admin-token-for-broker-tests-0123";
@@ -99,15 +101,6 @@ pub async fn wait_attempts(
     .await
 }
 
-/// The `webhook-signature` Standard Webhooks makes for this message with
-/// the handlers' secret (its known answers are in tests/vectors).
-fn expected_signature(id: &str, timestamp: &str, body: &[u8]) -> String {
-    let defs = Definitions::load(None).unwrap();
-    let sw = defs.get("standard-webhooks").unwrap();
-    let key = sw.decode_secret(HANDLER_SECRET).unwrap();
-    hookline::provider::standard_webhooks_signature(&key, id, timestamp.parse().unwrap(), body)
-}
-
 async fn every_broker_gets_the_bytes_and_headers_and_redelivery_is_deduplicated(backend: Backend) {
     let name = test_name();
     let objects = objects(&name).await;
@@ -137,7 +130,7 @@ async fn every_broker_gets_the_bytes_and_headers_and_redelivery_is_deduplicated(
     let ts = nats_header(m, "webhook-timestamp").unwrap();
     assert_eq!(
         nats_header(m, "webhook-signature").unwrap(),
-        expected_signature(&nats_id, ts, &w.body)
+        handler_signature(&nats_id, ts, &w.body)
     );
 
     // RabbitMQ: message_id, persistent, headers table.
@@ -165,7 +158,7 @@ async fn every_broker_gets_the_bytes_and_headers_and_redelivery_is_deduplicated(
     let ts = q[0].header("webhook-timestamp").unwrap();
     assert_eq!(
         q[0].header("webhook-signature").unwrap(),
-        expected_signature(&rabbit_id, &ts, &w.body)
+        handler_signature(&rabbit_id, &ts, &w.body)
     );
 
     // MQTT 5: the topic, user properties, the content type property.

@@ -8,6 +8,11 @@
 //! the writes that arrive while statements are in flight form the next
 //! batch. A batch is atomic; every write in it gets its own answer.
 //!
+//! A kind of write whose caller is not waiting for an answer to give
+//! ([`Batch::LINGER`]: delivery outcomes, written after the handler has
+//! answered) waits a little for company instead of going out alone: at
+//! the rates of one node, this is what makes its writes share statements.
+//!
 //! If a batch fails with an error from the database itself (bad data in one
 //! write, a deadlock), its writes are retried one by one, so one bad write
 //! cannot fail the others. Any other error (connection lost, pool
@@ -15,6 +20,7 @@
 
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use sqlx::PgPool;
 use tokio::sync::{mpsc, oneshot, Semaphore};
@@ -27,6 +33,9 @@ pub(crate) trait Batch: Send + Sync + 'static {
     type Out: Send + 'static;
     /// Names the operation in errors.
     const OP: &'static str;
+    /// How long a batch waits for more writes once its first has arrived
+    /// (and it is not full). Zero for writes a provider's answer waits on.
+    const LINGER: Duration = Duration::ZERO;
     /// Run `items` as one atomic statement; one answer per item, in order.
     fn run(
         pool: &PgPool,
@@ -103,7 +112,11 @@ async fn batch_loop<B: Batch>(
         while jobs.len() < max_rows {
             match rx.try_recv() {
                 Ok(job) => jobs.push(job),
-                Err(_) => break,
+                Err(_) if B::LINGER.is_zero() => break,
+                Err(_) => {
+                    linger(&mut rx, &mut jobs, max_rows, B::LINGER).await;
+                    break;
+                }
             }
         }
         let pool = pool.clone();
@@ -111,6 +124,24 @@ async fn batch_loop<B: Batch>(
             execute::<B>(&pool, jobs).await;
             drop(slot);
         });
+    }
+}
+
+/// Add to `jobs` what arrives within `wait`, up to `max_rows`.
+async fn linger<B: Batch>(
+    rx: &mut mpsc::Receiver<Job<B>>,
+    jobs: &mut Vec<Job<B>>,
+    max_rows: usize,
+    wait: Duration,
+) {
+    let until = tokio::time::Instant::now() + wait;
+    while jobs.len() < max_rows {
+        match tokio::time::timeout_at(until, rx.recv()).await {
+            Ok(Some(job)) => jobs.push(job),
+            // The wait is over, or the last handle is gone: the loop
+            // notices that on its next receive.
+            Ok(None) | Err(_) => return,
+        }
     }
 }
 
@@ -162,7 +193,7 @@ mod tests {
     use super::*;
 
     /// Statements run, per test (each test has its own `K`).
-    static STATEMENTS: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
+    static STATEMENTS: [AtomicUsize; 3] = [const { AtomicUsize::new(0) }; 3];
 
     /// Divides 100 by each item, in the database: an item 0 fails the
     /// statement there (division by zero), like a bad row would.
@@ -181,6 +212,20 @@ mod tests {
             .bind(items.to_vec())
             .fetch_all(pool)
             .await
+        }
+    }
+
+    /// [`Divide`] waiting for company, as outcomes do.
+    struct Lingering;
+
+    impl Batch for Lingering {
+        type Item = i64;
+        type Out = i64;
+        const OP: &'static str = "divide";
+        const LINGER: Duration = Duration::from_millis(300);
+
+        async fn run(pool: &PgPool, items: &[i64]) -> Result<Vec<i64>, sqlx::Error> {
+            Divide::<2>::run(pool, items).await
         }
     }
 
@@ -229,5 +274,31 @@ mod tests {
         }
         assert_eq!(answers.next().unwrap().await.unwrap().unwrap(), 5);
         assert_eq!(answers.next().unwrap().await.unwrap().unwrap(), 25);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_lingering_write_waits_for_the_ones_that_follow_it() {
+        let writes = GroupCommit::<Lingering>::start(pool().await, 128, 4);
+        let started = tokio::time::Instant::now();
+        // Five writes 20 ms apart, each of them alone when it is sent: with
+        // four statements allowed in flight, without the wait each would
+        // go out on its own.
+        let sent: Vec<_> = (1..=5)
+            .map(|x| {
+                let writes = writes.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(Duration::from_millis(20 * (x as u64 - 1))).await;
+                    writes.submit(x).await
+                })
+            })
+            .collect();
+        for (x, answer) in (1..=5).zip(futures::future::join_all(sent).await) {
+            assert_eq!(answer.unwrap().unwrap(), 100 / x);
+        }
+        assert_eq!(STATEMENTS[2].load(Ordering::SeqCst), 1, "one statement");
+        assert!(
+            started.elapsed() >= Lingering::LINGER,
+            "the first write waited"
+        );
     }
 }

@@ -158,8 +158,14 @@ async fn a_broker_that_is_down_opens_the_circuit_while_hookline_serves(backend: 
             (app.metric(&series).await == 1.0).then_some(())
         })
         .await;
-        // Still waiting, not dead: the delivery goes on once the broker is back.
-        let d = crate::brokers::delivery(&app, "evt_down", h).await.unwrap();
+        // Still waiting, not dead: the delivery goes on once the broker is
+        // back. The attempt that opened the circuit is written a moment
+        // after (outcomes wait briefly to share a statement).
+        let d = eventually(Duration::from_secs(5), h, || async {
+            let d = crate::brokers::delivery(&app, "evt_down", h).await.unwrap();
+            (d.attempts >= 2).then_some(d)
+        })
+        .await;
         assert_eq!(d.state, DeliveryState::Pending, "{h}: {d:?}");
         assert!(d.attempts >= 2, "{h}: {d:?}");
         assert!(

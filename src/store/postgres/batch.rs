@@ -314,6 +314,13 @@ impl Batch for OutcomeBatch {
     type Item = Outcome;
     type Out = bool;
     const OP: &'static str = "finish";
+    /// Nobody's answer waits on an outcome (the handler has answered, the
+    /// worker's slot is free), so it waits for others to share its
+    /// statement. Without the wait, at 1,500 events/s 94 outcomes in 100
+    /// went out alone; with 20 ms, 3 statements carry them, and
+    /// PostgreSQL's execution time per event fell from 0.30 to 0.17 ms
+    /// (bench/NOTES.md, "Outcomes that wait for company").
+    const LINGER: std::time::Duration = std::time::Duration::from_millis(20);
 
     async fn run(pool: &PgPool, items: &[Outcome]) -> Result<Vec<bool>, sqlx::Error> {
         let (states, delays): (Vec<&str>, Vec<i64>) = items

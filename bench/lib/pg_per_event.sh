@@ -77,9 +77,12 @@ max_connections = 100
 CONF
 # PG_EVENTS_EXPLAIN=MS: the plans of statements slower than MS in the
 # server's log (kept in $PG_EVENTS_OUT), to see why a statement costs.
+# PG_EVENTS_EXPLAIN_ANALYZE=1 adds each plan node's actual rows and times.
 if [ -n "${PG_EVENTS_EXPLAIN:-}" ]; then
   printf "shared_preload_libraries = 'pg_stat_statements,auto_explain'\nauto_explain.log_min_duration = '%sms'\n" \
     "$PG_EVENTS_EXPLAIN" >>"$PGDATA/postgresql.conf"
+  [ -n "${PG_EVENTS_EXPLAIN_ANALYZE:-}" ] \
+    && printf "auto_explain.log_analyze = on\nauto_explain.log_buffers = on\n" >>"$PGDATA/postgresql.conf"
 fi
 stop_private_pg() { as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast stop >/dev/null 2>&1 || true; }
 as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -l "$WORK/postgres.log" -w start >/dev/null \

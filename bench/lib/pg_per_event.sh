@@ -20,7 +20,7 @@
 # PG_EVENTS_DURATION (measured s, 20), PG_EVENTS_CRITICAL (yes),
 # PG_EVENTS_PROFILE (cargo profile of the binaries: release or debug,
 # release), BENCH_REDIS_URL, BENCH_PREFIX, BENCH_BODY_BYTES (1024),
-# BENCH_DUP_SHARE (0.1), PG_EVENTS_EXPLAIN (see below), PG_EVENTS_OUT (a directory for the raw data),
+# BENCH_DUP_SHARE (0.1), PG_EVENTS_EXPLAIN and PG_EVENTS_PAUSES (see below), PG_EVENTS_OUT (a directory for the raw data),
 # PG_EVENTS_BIN (a directory holding hookline, bench-load and bench-sink
 # already built, for an A/B against another commit: nothing is built).
 set -euo pipefail
@@ -75,6 +75,20 @@ shared_preload_libraries = 'pg_stat_statements'
 pg_stat_statements.track = all
 max_connections = 100
 CONF
+# PG_EVENTS_PAUSES=1: the server logs what could pause a request, with
+# millisecond timestamps (bench/lib/pauses.sh lines them up with the slow
+# answers): checkpoints, autovacuum and autoanalyze, statements over
+# 20 ms, lock waits over 20 ms.
+if [ -n "${PG_EVENTS_PAUSES:-}" ]; then
+  cat >>"$PGDATA/postgresql.conf" <<CONF
+log_checkpoints = on
+log_autovacuum_min_duration = 0
+log_min_duration_statement = 20
+log_lock_waits = on
+deadlock_timeout = '20ms'
+log_line_prefix = '%m [%p] '
+CONF
+fi
 # PG_EVENTS_EXPLAIN=MS: the plans of statements slower than MS in the
 # server's log (kept in $PG_EVENTS_OUT), to see why a statement costs.
 # PG_EVENTS_EXPLAIN_ANALYZE=1 adds each plan node's actual rows and times.
@@ -174,6 +188,7 @@ PY
 if [ -n "${PG_EVENTS_OUT:-}" ]; then
   mkdir -p "$PG_EVENTS_OUT"
   cp "$WORK"/{load.json,sink.json,statements.tsv,tables.tsv,cpu.before,cpu.after} "$PG_EVENTS_OUT/"
+  cp "$(dirname "$HL_CONFIG")/serve.log" "$PG_EVENTS_OUT/hookline.log"
   cp "$HL_CONFIG" "$PG_EVENTS_OUT/hookline.toml"
   cp "$WORK/postgres.log" "$PG_EVENTS_OUT/postgres.log"
 fi

@@ -64,7 +64,18 @@ pub struct Tally {
     pub ok_per_second: Timeline,
     /// New events accepted per second, warm-up included.
     pub accepted_per_second: Timeline,
+    /// Measured answers that took at least [`SLOW`] from the write: when
+    /// the request was written (Unix seconds) and its service time in ms,
+    /// at most [`MAX_SLOW`] per connection. A pause shows as a run of
+    /// them, to be lined up with the stores' and the kernel's logs.
+    pub slow: Vec<(f64, f64)>,
 }
+
+/// An answer at least this slow is recorded in [`Tally::slow`].
+pub const SLOW: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// The most slow answers one connection records.
+pub const MAX_SLOW: usize = 2_000;
 
 impl Tally {
     pub fn merge(&mut self, t: Tally) {
@@ -80,6 +91,7 @@ impl Tally {
         self.dedup_mismatch += t.dedup_mismatch;
         self.ok_per_second.merge(&t.ok_per_second);
         self.accepted_per_second.merge(&t.accepted_per_second);
+        self.slow.extend(t.slow);
     }
 }
 
@@ -184,9 +196,12 @@ async fn send(
             tally
                 .latency
                 .record(done.saturating_duration_since(scheduled));
-            tally
-                .service
-                .record(done.saturating_duration_since(send_at));
+            let service = done.saturating_duration_since(send_at);
+            tally.service.record(service);
+            if service >= SLOW && tally.slow.len() < MAX_SLOW {
+                let sent = plan.start_unix + send_at.duration_since(plan.start).as_secs_f64();
+                tally.slow.push((sent, service.as_secs_f64() * 1000.0));
+            }
             *tally.status.entry(a.status).or_default() += 1;
             if new {
                 tally.accepted += 1;

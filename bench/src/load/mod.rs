@@ -309,5 +309,16 @@ async fn run(
         "drain": drain,
         "watched_sinks": watched.iter().map(|w| w.window_json(window)).collect::<Vec<_>>(),
         "timeline": timeline,
+        "slow_answers": slow_answers(&mut total.slow),
     }))
+}
+
+/// The measured answers slower than [`conn::SLOW`], in the order they were
+/// written: `[unix seconds, ms]` pairs (rounded to the µs).
+fn slow_answers(slow: &mut [(f64, f64)]) -> Vec<[f64; 2]> {
+    slow.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let round = |x: f64, scale: f64| (x * scale).round() / scale;
+    slow.iter()
+        .map(|&(t, ms)| [round(t, 1e6), round(ms, 1e3)])
+        .collect()
 }

@@ -80,14 +80,16 @@ impl Cached {
 
 /// How long a fetched `key` is used: a certificate a day, a key set its
 /// `max-age` (else [`KEY_SET_TTL`]) within [`KEY_REFRESH_INTERVAL`] and
-/// [`CERTIFICATE_TTL`]. One still being fetched (`None`) is kept.
+/// [`CERTIFICATE_TTL`], a key with a lifetime of its own (eBay's, an hour)
+/// that. One still being fetched (`None`) is kept.
 fn lifetime(key: Option<&Key>) -> Duration {
     match key {
         Some(key) if key.is_key_set() => key
             .max_age()
             .unwrap_or(KEY_SET_TTL)
             .clamp(KEY_REFRESH_INTERVAL, CERTIFICATE_TTL),
-        _ => CERTIFICATE_TTL,
+        Some(key) => key.max_age().unwrap_or(CERTIFICATE_TTL),
+        None => CERTIFICATE_TTL,
     }
 }
 
@@ -264,6 +266,16 @@ impl Cache {
         } else {
             Refused::FailedRecently
         })
+    }
+
+    /// `url`'s fetch failed before it was made, for want of a token: forget
+    /// its cell (unless a newer one took its place), remembering nothing
+    /// against the URL.
+    pub(super) fn failed_token(&self, url: &FetchUrl, cell: &Cell) {
+        let mut cache = self.certificates.lock().expect("certificate cache lock");
+        if cache.get(url).is_some_and(|c| Arc::ptr_eq(&c.cell, cell)) {
+            cache.remove(url);
+        }
     }
 
     /// `url`'s fetch failed (`not_found`: the key endpoint has no such

@@ -290,7 +290,7 @@ pub struct CertificateNeeded {
     /// cached set without it is fetched again.
     pub key_id: Option<String>,
     /// The credential to fetch each of `urls` with, for a family whose key
-    /// endpoint wants one (`ecdsa-key-id`); empty for the others.
+    /// endpoint wants one (`ecdsa-key-id`, `ebay`); empty for the others.
     pub credentials: Vec<Credential>,
 }
 
@@ -298,7 +298,31 @@ pub struct CertificateNeeded {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Credential {
     pub url: FetchUrl,
-    pub bearer: Bearer,
+    pub auth: KeyAuth,
+}
+
+/// How a key endpoint is authorized.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyAuth {
+    /// The tenant's API key as `Authorization: Bearer` (Circle).
+    Bearer(Bearer),
+    /// An application token obtained first with the tenant's client ID and
+    /// secret (OAuth client-credentials grant), then sent as
+    /// `Authorization: Bearer` (eBay).
+    ClientCredentials(ClientCredentials),
+}
+
+/// An OAuth client-credentials grant: `POST token_url` with
+/// `Authorization: Basic base64(client_id:client_secret)` and
+/// `grant_type=client_credentials&scope=SCOPE`, answered with
+/// `{"access_token": ..., "expires_in": SECONDS}`. The secret is never
+/// shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientCredentials {
+    pub token_url: FetchUrl,
+    pub client_id: String,
+    pub client_secret: Bearer,
+    pub scope: String,
 }
 
 /// An API key sent as `Authorization: Bearer` to a key endpoint. Never

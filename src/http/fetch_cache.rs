@@ -18,9 +18,12 @@
 //!   new fetches lasts: [`NEW_FETCH_BURST`] at once, then one every
 //!   [`NEW_FETCH_PERIOD`] (each configured provider has its own, so a
 //!   flood naming one provider's hosts leaves the others' alone);
+//! - a key fetched by ID from eBay's API is kept an hour, as eBay
+//!   recommends (`EBAY_KEY_TTL` in `provider/key.rs`);
 //! - a key fetched with a tenant's credential (`ecdsa-key-id`: Circle's
-//!   API key) only within a smaller budget, each provider and tenant its
-//!   own: [`CREDENTIALED_FETCH_BURST`] at once, then one every
+//!   API key; `ebay`: a token its client ID and secret obtain) only
+//!   within a smaller budget, each provider and tenant its own:
+//!   [`CREDENTIALED_FETCH_BURST`] at once, then one every
 //!   [`CREDENTIALED_FETCH_PERIOD`], so that forged requests naming key IDs
 //!   cannot make hookline call the provider's API more than that;
 //! - a URL the provider's API answered 404 (no such key) is remembered as

@@ -32,6 +32,7 @@ pub mod braintree;
 pub mod canonical_request;
 pub mod content;
 pub mod digest;
+pub mod ebay;
 pub mod ecdsa;
 pub mod ecdsa_key_id;
 pub mod ed25519;
@@ -105,6 +106,11 @@ pub enum Scheme {
     /// names by ID, fetched from the provider's API with the tenant's API
     /// key, from the definition's `fetch_hosts` only. Circle.
     EcdsaKeyId(ecdsa_key_id::EcdsaKeyIdParams),
+    /// eBay's Notification API: an ECDSA P-256/SHA-1 signature over the
+    /// body (or its `JSON.stringify` re-serialization), checked with the
+    /// key its header names, fetched with an application token the tenant's
+    /// client ID and secret obtain. eBay.
+    Ebay(ebay::EbayParams),
     /// An RSA signature checked with a certificate whose URL the request
     /// names, fetched from the definition's `fetch_hosts` only. AWS SNS,
     /// PayPal.
@@ -161,6 +167,7 @@ impl Scheme {
             Scheme::Ed25519(p) => p,
             Scheme::EcdsaP256(p) => p,
             Scheme::EcdsaKeyId(p) => p,
+            Scheme::Ebay(p) => p,
             Scheme::RsaCertUrl(p) => p,
             Scheme::Rsa(p) => p,
             Scheme::Jwks(p) => p,

@@ -117,7 +117,10 @@ impl Tokens {
         }
         match obtain(client, grant).await {
             Ok((token, expires_in)) => {
-                tracing::info!(host = grant.token_url.host(), "obtained an application token");
+                tracing::info!(
+                    host = grant.token_url.host(),
+                    "obtained an application token"
+                );
                 *state = State::Valid {
                     token: token.clone(),
                     until: Instant::now() + lifetime(expires_in),
@@ -184,12 +187,14 @@ async fn obtain(
     while let Some(chunk) = stream.next().await {
         body.extend_from_slice(&chunk.map_err(|e| failed(outbound::describe(&e)))?);
         if body.len() > MAX_TOKEN_BYTES {
-            return Err(failed(format!("answered more than {MAX_TOKEN_BYTES} bytes")));
+            return Err(failed(format!(
+                "answered more than {MAX_TOKEN_BYTES} bytes"
+            )));
         }
     }
     // The parse error is not quoted either: it could hold the token.
-    let answer: Answer = serde_json::from_slice(&body)
-        .map_err(|_| failed("answered no access_token".into()))?;
+    let answer: Answer =
+        serde_json::from_slice(&body).map_err(|_| failed("answered no access_token".into()))?;
     if answer.access_token.is_empty() {
         return Err(failed("answered an empty access_token".into()));
     }

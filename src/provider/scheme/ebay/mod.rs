@@ -180,7 +180,8 @@ fn check_endpoints(name: &str, keys_url: &str, token_url: &str) -> Result<(), St
 
 /// `message` signed by `key` (ECDSA over SHA-1)?
 fn verifies(key: &p256::ecdsa::VerifyingKey, message: &[u8], signature: &Signature) -> bool {
-    key.verify_prehash(&Sha1::digest(message), signature).is_ok()
+    key.verify_prehash(&Sha1::digest(message), signature)
+        .is_ok()
 }
 
 impl Family for EbayParams {
@@ -252,7 +253,10 @@ impl Family for EbayParams {
         // What the SDK verifies: JSON.stringify of the parsed body.
         match stringify::stringify(&req.body) {
             Ok(text) if text.as_bytes() != &req.body[..] => {
-                if fetched.iter().any(|k| verifies(k, text.as_bytes(), &signature)) {
+                if fetched
+                    .iter()
+                    .any(|k| verifies(k, text.as_bytes(), &signature))
+                {
                     return Ok(None);
                 }
             }

@@ -211,7 +211,9 @@ impl Parser<'_> {
                 self.i += 1;
             }
             // The input is UTF-8 and the run stops only at ASCII bytes.
-            out.push_str(std::str::from_utf8(&self.s[start..self.i]).map_err(|_| Refused::NotUtf8)?);
+            out.push_str(
+                std::str::from_utf8(&self.s[start..self.i]).map_err(|_| Refused::NotUtf8)?,
+            );
             match self.peek().ok_or(Refused::NotJson)? {
                 b'"' => {
                     self.i += 1;

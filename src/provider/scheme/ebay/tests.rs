@@ -126,9 +126,15 @@ fn numbers_as_javascript_prints_them() {
 fn stringify_refuses_what_could_be_read_two_ways() {
     let refused = |body: &[u8]| stringify(body).err();
     assert_eq!(refused(br#"{"a":1,"a":2}"#), Some(Refused::DuplicateKey));
-    assert_eq!(refused(br#"{"a":{"b":1,"b":1}}"#), Some(Refused::DuplicateKey));
+    assert_eq!(
+        refused(br#"{"a":{"b":1,"b":1}}"#),
+        Some(Refused::DuplicateKey)
+    );
     assert_eq!(refused(br#"{"a":"\ud800"}"#), Some(Refused::LoneSurrogate));
-    assert_eq!(refused(br#"{"a":"\udc00\ud800"}"#), Some(Refused::LoneSurrogate));
+    assert_eq!(
+        refused(br#"{"a":"\udc00\ud800"}"#),
+        Some(Refused::LoneSurrogate)
+    );
     assert_eq!(refused(b"{\"a\":\"\xff\"}"), Some(Refused::NotUtf8));
     for not_json in [
         &b"\"a string\""[..],
@@ -156,7 +162,13 @@ fn secrets_are_client_credentials_with_an_optional_environment() {
     let p = params();
     assert!(p.decode_secret("APP-ID:CERT-ID").is_ok());
     assert!(p.decode_secret("sandbox APP-ID:CERT-ID").is_ok());
-    for bad in ["APP-ID", "staging APP-ID:CERT-ID", ":CERT-ID", "APP-ID:", "a b c:d"] {
+    for bad in [
+        "APP-ID",
+        "staging APP-ID:CERT-ID",
+        ":CERT-ID",
+        "APP-ID:",
+        "a b c:d",
+    ] {
         let e = p.decode_secret(bad).unwrap_err().to_string();
         assert!(!e.contains("CERT-ID"), "never quotes the secret: {e}");
     }
@@ -179,7 +191,10 @@ fn the_key_is_fetched_with_client_credentials_from_the_secrets_environment() {
     let urls: Vec<&str> = needed.urls.iter().map(|u| u.as_str()).collect();
     assert_eq!(
         urls,
-        [key_url("api.ebay.com", KID), key_url("api.sandbox.ebay.com", KID)]
+        [
+            key_url("api.ebay.com", KID),
+            key_url("api.sandbox.ebay.com", KID)
+        ]
     );
     let grants: Vec<(&str, &str, &str, &str)> = needed
         .credentials
@@ -198,8 +213,18 @@ fn the_key_is_fetched_with_client_credentials_from_the_secrets_environment() {
     assert_eq!(
         grants,
         [
-            ("https://api.ebay.com/identity/v1/oauth2/token", "APP", "PRD-SECRET", scope),
-            ("https://api.sandbox.ebay.com/identity/v1/oauth2/token", "SBX", "SBX-SECRET", scope),
+            (
+                "https://api.ebay.com/identity/v1/oauth2/token",
+                "APP",
+                "PRD-SECRET",
+                scope
+            ),
+            (
+                "https://api.sandbox.ebay.com/identity/v1/oauth2/token",
+                "SBX",
+                "SBX-SECRET",
+                scope
+            ),
         ]
     );
     assert!(!format!("{needed:?}").contains("SECRET"), "never shown");
@@ -235,7 +260,11 @@ fn nothing_is_fetched_for_a_header_that_does_not_read() {
         b64(&format!(r#"{{"kid":"a?b","signature":"{sig}"}}"#)),
         b64(&format!(r#"{{"kid":"{KID}","signature":"bm90IERFUg=="}}"#)),
     ] {
-        assert_eq!(check(Some(bad.clone())), Some(VerifyError::InvalidSignature), "{bad}");
+        assert_eq!(
+            check(Some(bad.clone())),
+            Some(VerifyError::InvalidSignature),
+            "{bad}"
+        );
     }
 }
 
@@ -270,7 +299,11 @@ fn verified_over_the_raw_bytes_or_their_json_stringify() {
     // A key fetched for another kid's URL does not verify this one.
     let h = vec![(
         "X-EBAY-SIGNATURE".to_owned(),
-        header(&key, BODY.as_bytes(), "00000000-0000-4000-8000-000000000000"),
+        header(
+            &key,
+            BODY.as_bytes(),
+            "00000000-0000-4000-8000-000000000000",
+        ),
     )];
     assert_eq!(
         p.verify(&request(&h, BODY), &keys),

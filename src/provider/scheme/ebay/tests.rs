@@ -152,6 +152,12 @@ fn stringify_refuses_what_could_be_read_two_ways() {
     ] {
         assert_eq!(refused(not_json), Some(Refused::NotJson), "{not_json:?}");
     }
+    // Many keys, then one twice: found without a quadratic scan.
+    let wide: Vec<String> = (0..100_000).map(|i| format!("\"k{i}\":0")).collect();
+    let wide = format!("{{{},\"k7\":1}}", wide.join(","));
+    let started = std::time::Instant::now();
+    assert_eq!(refused(wide.as_bytes()), Some(Refused::DuplicateKey));
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
     let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
     assert_eq!(refused(deep.as_bytes()), Some(Refused::TooDeep));
     assert_eq!(stringify(b" {\"a\" : [ ] }\n").unwrap(), r#"{"a":[]}"#);

@@ -31,6 +31,8 @@
 
 mod write;
 
+use std::collections::HashSet;
+
 use write::write_value;
 
 /// The deepest nesting read.
@@ -143,6 +145,9 @@ impl Parser<'_> {
     fn object(&mut self, depth: usize) -> Result<Value, Refused> {
         self.eat(b'{')?;
         let mut members: Vec<(String, Value)> = Vec::new();
+        // A set, not a scan of `members`: a forged body of many keys must
+        // not cost quadratic time.
+        let mut seen: HashSet<String> = HashSet::new();
         self.ws();
         if self.peek() == Some(b'}') {
             self.i += 1;
@@ -154,7 +159,7 @@ impl Parser<'_> {
             self.ws();
             self.eat(b':')?;
             let value = self.value(depth + 1)?;
-            if members.iter().any(|(k, _)| *k == key) {
+            if !seen.insert(key.clone()) {
                 return Err(Refused::DuplicateKey);
             }
             members.push((key, value));

@@ -22,10 +22,14 @@
 //! key as `Authorization: Bearer`, a sensitive header never logged; `ebay`:
 //! an application token obtained first with the tenant's client ID and
 //! secret, see [`super::fetch_token`]) has a budget of its own per provider
-//! and tenant, and a key endpoint's 401, 403 or 404 is the request's
-//! failure to verify (401 `invalid_signature`), not hookline's; a token
-//! endpoint's refusal is hookline's (503, logged: the tenant's credentials
-//! are wrong), remembered a minute.
+//! and tenant. A key endpoint's 404 is the request's failure to verify
+//! (401 `invalid_signature`: the key ID it names does not exist). A key
+//! endpoint's 401 or 403, and a token endpoint's refusal, are hookline's:
+//! the tenant's credentials (or its token) were refused, which no forged
+//! request can cause and a retry can overcome once they are mended, so the
+//! request is answered 503 + `Retry-After` and the refusal is logged and
+//! remembered a minute for the tenant. A refused token is dropped, so the
+//! next fetch obtains a new one.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -299,6 +303,7 @@ pub(super) async fn certificates_for(
     };
     let mut keys = Vec::with_capacity(needed.urls.len());
     let tenant_budget = format!("{}\n{}", provider.name.as_str(), tenant.name.as_str());
+    let mut credential_refused = false;
     for url in &needed.urls {
         let auth = (needed.credentials.iter())
             .find(|c| c.url == *url)
@@ -322,10 +327,11 @@ pub(super) async fn certificates_for(
                 );
             }
             Err(FetchError::NoSuchKey { host, status }) => {
+                credential_refused = true;
                 tracing::warn!(
                     host,
                     status,
-                    "the key endpoint refused this tenant's credential: check its API key"
+                    "the key endpoint refused this tenant's credential: check its secrets"
                 );
             }
             Err(e) => {
@@ -334,10 +340,12 @@ pub(super) async fn certificates_for(
             }
         }
     }
-    if keys.is_empty() {
-        return Err(Rejection::Verify(VerifyError::InvalidSignature).into());
+    match keys.is_empty() {
+        // The request may be genuine: its provider retries it.
+        true if credential_refused => Err(super::ApiError::FetchFailed),
+        true => Err(Rejection::Verify(VerifyError::InvalidSignature).into()),
+        false => Ok(keys),
     }
-    Ok(keys)
 }
 
 #[cfg(test)]

@@ -17,6 +17,8 @@
 //!   `Retry-After`, and the failed call is not repeated at once;
 //! - a flood of forged `kid`s makes at most the tenant's budget of key
 //!   fetches and one token call, then 503 + `Retry-After`;
+//! - a key endpoint that refuses the tenant's token (401) is answered 503
+//!   + `Retry-After` (the notification may be genuine), remembered;
 //! - the endpoint challenge is answered with SHA-256(code + verify_token +
 //!   the URL eBay called).
 
@@ -251,6 +253,34 @@ async fn ebay_keys_are_fetched_with_an_application_token_once_and_within_a_budge
         .await
         .unwrap();
     assert_eq!(refused.status().as_u16(), 403, "no verify_token: no answer");
+
+    // The key endpoint refuses the tenant's token (revoked, or the
+    // credentials changed): not the request's fault, so 503 + Retry-After
+    // for eBay to retry; the refusal is remembered a minute, and the token
+    // dropped (the next fetch asks for a new one).
+    ebay.always(Reply::Status(401));
+    let before = (
+        fetches(&ebay, KEYS_PATH).len(),
+        fetches(&ebay, TOKEN_PATH).len(),
+    );
+    let kid = "22222222-2222-4222-8222-222222222222";
+    for i in 0..3 {
+        let answer = app
+            .send(&notification("acme", kid, &format!("r-{i}")))
+            .await;
+        assert_eq!(answer.status().as_u16(), 503, "a refused credential");
+        assert!(answer.headers().contains_key("retry-after"));
+        let body: Value = answer.json().await.unwrap();
+        assert_eq!(body["code"], "fetch_failed");
+    }
+    assert_eq!(
+        (
+            fetches(&ebay, KEYS_PATH).len(),
+            fetches(&ebay, TOKEN_PATH).len()
+        ),
+        (before.0 + 1, before.1),
+        "one key call with the cached token, then the refusal is remembered"
+    );
 
     // Only the genuine notifications are delivered.
     let got = handler.wait_for(2, Duration::from_secs(10)).await;

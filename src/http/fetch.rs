@@ -19,10 +19,17 @@
 //! 503 + `Retry-After` (`fetch_failed`), and the provider retries.
 //!
 //! A key fetched with a tenant's credential (`ecdsa-key-id`: Circle's API
-//! key as `Authorization: Bearer`, a sensitive header never logged) has a
-//! budget of its own per provider and tenant, and a key endpoint's 401,
-//! 403 or 404 is the request's failure to verify (401
-//! `invalid_signature`), not hookline's.
+//! key as `Authorization: Bearer`, a sensitive header never logged; `ebay`:
+//! an application token obtained first with the tenant's client ID and
+//! secret, see [`super::fetch_token`]) has a budget of its own per provider
+//! and tenant. A key endpoint's 404 is the request's failure to verify
+//! (401 `invalid_signature`: the key ID it names does not exist). A key
+//! endpoint's 401 or 403, and a token endpoint's refusal, are hookline's:
+//! the tenant's credentials (or its token) were refused, which no forged
+//! request can cause and a retry can overcome once they are mended, so the
+//! request is answered 503 + `Retry-After` and the refusal is logged and
+//! remembered a minute for the tenant. A refused token is dropped, so the
+//! next fetch obtains a new one.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,10 +38,12 @@ use futures::StreamExt;
 use tokio::sync::Semaphore;
 
 use super::fetch_cache::{Cache, Refused};
+use super::fetch_token::Tokens;
 use crate::config::{Provider, Tenant, TlsSettings};
 use crate::delivery::destination::http as outbound;
 use crate::provider::{
-    certificate_to_fetch, Bearer, FetchUrl, Key, KeyError, Rejection, UntrustedRequest, VerifyError,
+    certificate_to_fetch, Bearer, FetchUrl, Key, KeyAuth, KeyError, Rejection, UntrustedRequest,
+    VerifyError,
 };
 
 /// Certificate fetches in flight at once, across every provider.
@@ -50,6 +59,7 @@ const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
 pub struct Fetcher {
     client: reqwest::Client,
     cache: Cache,
+    tokens: Tokens,
     slots: Semaphore,
 }
 
@@ -73,6 +83,8 @@ pub enum FetchError {
     TooManyNew { host: String },
     #[error("not fetched from {host}: {MAX_CONCURRENT_FETCHES} fetches already in flight")]
     Busy { host: String },
+    #[error("no application token from {host}: {reason}")]
+    Token { host: String, reason: String },
 }
 
 impl Fetcher {
@@ -84,14 +96,15 @@ impl Fetcher {
         Ok(Fetcher {
             client,
             cache: Cache::new(),
+            tokens: Tokens::default(),
             slots: Semaphore::new(MAX_CONCURRENT_FETCHES),
         })
     }
 
     /// The certificate or key set at `url`, named by a request to
-    /// `budget` (the provider's name; with a `bearer`, the provider's and
-    /// the tenant's): from the cache, or fetched now (with `bearer` as
-    /// `Authorization`, if given) if the cache's bounds allow. A cached key
+    /// `budget` (the provider's name; with an `auth`, the provider's and
+    /// the tenant's): from the cache, or fetched now (authorized by `auth`,
+    /// if given) if the cache's bounds allow. A cached key
     /// set without the key `key_id` the request names is fetched again, at
     /// most once per [`super::fetch_cache::KEY_REFRESH_INTERVAL`].
     pub async fn certificate(
@@ -99,16 +112,16 @@ impl Fetcher {
         budget: &str,
         url: &FetchUrl,
         key_id: Option<&str>,
-        bearer: Option<&Bearer>,
+        auth: Option<&KeyAuth>,
     ) -> Result<Arc<Key>, FetchError> {
-        let (key, cell) = self.cached(budget, url, bearer).await?;
+        let (key, cell) = self.cached(budget, url, auth).await?;
         match key_id {
             Some(id) if key.lacks_key_id(id) && self.cache.refresh(url, &cell) => {
                 tracing::info!(
                     host = url.host(),
                     "a request names a key not published yet: fetching the keys again"
                 );
-                Ok(self.cached(budget, url, bearer).await?.0)
+                Ok(self.cached(budget, url, auth).await?.0)
             }
             _ => Ok(key),
         }
@@ -118,7 +131,7 @@ impl Fetcher {
         &self,
         budget: &str,
         url: &FetchUrl,
-        bearer: Option<&Bearer>,
+        auth: Option<&KeyAuth>,
     ) -> Result<(Arc<Key>, super::fetch_cache::Cell), FetchError> {
         let host = || url.host().to_owned();
         let refused = |r| match r {
@@ -134,7 +147,7 @@ impl Fetcher {
             },
         };
         let cell = (self.cache)
-            .cell(budget, url, bearer.is_some())
+            .cell(budget, url, auth.is_some())
             .map_err(refused)?;
         let key = cell
             .get_or_try_init(|| async {
@@ -143,7 +156,7 @@ impl Fetcher {
                 if let Some(r) = self.cache.failure(url) {
                     return Err(refused(r));
                 }
-                if bearer.is_some() && self.cache.credential_refused(budget, url) {
+                if auth.is_some() && self.cache.credential_refused(budget, url) {
                     return Err(refused(Refused::CredentialDenied));
                 }
                 let _slot = tokio::time::timeout(FETCH_QUEUE_WAIT, self.slots.acquire())
@@ -151,7 +164,14 @@ impl Fetcher {
                     .map_err(|_| FetchError::Busy { host: host() })?
                     .expect("the semaphore is never closed");
                 let fetched = async {
-                    let (answer, max_age) = self.get(url, bearer).await?;
+                    let bearer = match auth {
+                        None => None,
+                        Some(KeyAuth::Bearer(b)) => Some(b.clone()),
+                        Some(KeyAuth::ClientCredentials(grant)) => {
+                            Some(self.tokens.token(&self.client, budget, grant).await?)
+                        }
+                    };
+                    let (answer, max_age) = self.get(url, bearer.as_ref()).await?;
                     Key::fetched(url.clone(), &answer, max_age).map_err(|reason| {
                         FetchError::Certificate {
                             host: host(),
@@ -174,7 +194,17 @@ impl Fetcher {
                             status: 401 | 403, ..
                         },
                     ) => {
+                        if let Some(KeyAuth::ClientCredentials(grant)) = auth {
+                            self.tokens.forget(budget, grant);
+                        }
                         self.cache.refuse(budget, url, &cell);
+                        Err(e)
+                    }
+                    // The token endpoint refused or failed: not the key
+                    // URL's fault, so not remembered against it (the
+                    // token's own failure is, for this tenant).
+                    Err(e @ FetchError::Token { .. }) => {
+                        self.cache.failed_token(url, &cell);
                         Err(e)
                     }
                     Err(e) => {
@@ -273,16 +303,17 @@ pub(super) async fn certificates_for(
     };
     let mut keys = Vec::with_capacity(needed.urls.len());
     let tenant_budget = format!("{}\n{}", provider.name.as_str(), tenant.name.as_str());
+    let mut credential_refused = false;
     for url in &needed.urls {
-        let bearer = (needed.credentials.iter())
+        let auth = (needed.credentials.iter())
             .find(|c| c.url == *url)
-            .map(|c| &c.bearer);
-        let budget = match bearer {
+            .map(|c| &c.auth);
+        let budget = match auth {
             Some(_) => tenant_budget.as_str(),
             None => provider.name.as_str(),
         };
         match fetcher
-            .certificate(budget, url, needed.key_id.as_deref(), bearer)
+            .certificate(budget, url, needed.key_id.as_deref(), auth)
             .await
         {
             Ok(key) => keys.push(key),
@@ -296,10 +327,11 @@ pub(super) async fn certificates_for(
                 );
             }
             Err(FetchError::NoSuchKey { host, status }) => {
+                credential_refused = true;
                 tracing::warn!(
                     host,
                     status,
-                    "the key endpoint refused this tenant's credential: check its API key"
+                    "the key endpoint refused this tenant's credential: check its secrets"
                 );
             }
             Err(e) => {
@@ -308,10 +340,12 @@ pub(super) async fn certificates_for(
             }
         }
     }
-    if keys.is_empty() {
-        return Err(Rejection::Verify(VerifyError::InvalidSignature).into());
+    match keys.is_empty() {
+        // The request may be genuine: its provider retries it.
+        true if credential_refused => Err(super::ApiError::FetchFailed),
+        true => Err(Rejection::Verify(VerifyError::InvalidSignature).into()),
+        false => Ok(keys),
     }
-    Ok(keys)
 }
 
 #[cfg(test)]

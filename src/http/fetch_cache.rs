@@ -18,9 +18,12 @@
 //!   new fetches lasts: [`NEW_FETCH_BURST`] at once, then one every
 //!   [`NEW_FETCH_PERIOD`] (each configured provider has its own, so a
 //!   flood naming one provider's hosts leaves the others' alone);
+//! - a key fetched by ID from eBay's API is kept an hour, as eBay
+//!   recommends (`EBAY_KEY_TTL` in `provider/key.rs`);
 //! - a key fetched with a tenant's credential (`ecdsa-key-id`: Circle's
-//!   API key) only within a smaller budget, each provider and tenant its
-//!   own: [`CREDENTIALED_FETCH_BURST`] at once, then one every
+//!   API key; `ebay`: a token its client ID and secret obtain) only
+//!   within a smaller budget, each provider and tenant its own:
+//!   [`CREDENTIALED_FETCH_BURST`] at once, then one every
 //!   [`CREDENTIALED_FETCH_PERIOD`], so that forged requests naming key IDs
 //!   cannot make hookline call the provider's API more than that;
 //! - a URL the provider's API answered 404 (no such key) is remembered as
@@ -80,14 +83,16 @@ impl Cached {
 
 /// How long a fetched `key` is used: a certificate a day, a key set its
 /// `max-age` (else [`KEY_SET_TTL`]) within [`KEY_REFRESH_INTERVAL`] and
-/// [`CERTIFICATE_TTL`]. One still being fetched (`None`) is kept.
+/// [`CERTIFICATE_TTL`], a key with a lifetime of its own (eBay's, an hour)
+/// that. One still being fetched (`None`) is kept.
 fn lifetime(key: Option<&Key>) -> Duration {
     match key {
         Some(key) if key.is_key_set() => key
             .max_age()
             .unwrap_or(KEY_SET_TTL)
             .clamp(KEY_REFRESH_INTERVAL, CERTIFICATE_TTL),
-        _ => CERTIFICATE_TTL,
+        Some(key) => key.max_age().unwrap_or(CERTIFICATE_TTL),
+        None => CERTIFICATE_TTL,
     }
 }
 
@@ -264,6 +269,16 @@ impl Cache {
         } else {
             Refused::FailedRecently
         })
+    }
+
+    /// `url`'s fetch failed before it was made, for want of a token: forget
+    /// its cell (unless a newer one took its place), remembering nothing
+    /// against the URL.
+    pub(super) fn failed_token(&self, url: &FetchUrl, cell: &Cell) {
+        let mut cache = self.certificates.lock().expect("certificate cache lock");
+        if cache.get(url).is_some_and(|c| Arc::ptr_eq(&c.cell, cell)) {
+            cache.remove(url);
+        }
     }
 
     /// `url`'s fetch failed (`not_found`: the key endpoint has no such

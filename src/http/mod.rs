@@ -8,9 +8,10 @@
 //!   the webhook route needs before verification (capped body reads, a
 //!   gzip body decoded under the same caps, the buffer cap, ingest rate
 //!   limits, the URL the provider called);
-//! - `fetch`, `fetch_cache`: what a request makes hookline fetch (a
-//!   provider's signing certificate, cached, failures too, with bounds;
-//!   SNS's `SubscribeURL`);
+//! - `fetch`, `fetch_cache`, `fetch_token`: what a request makes hookline
+//!   fetch (a provider's signing certificate, cached, failures too, with
+//!   bounds; the application token a key endpoint wants; SNS's
+//!   `SubscribeURL`);
 //! - `ops`: `/healthz`, `/readyz`, `/metrics` and every unknown route;
 //! - `admin`: `/admin`, when `admin.token` is set (and the web console,
 //!   [`crate::console`], under `/console`); `auth_failures`, wrong tokens
@@ -27,6 +28,7 @@ pub mod content_encoding;
 mod external_url;
 pub mod fetch;
 pub mod fetch_cache;
+pub mod fetch_token;
 mod handshake;
 pub mod listen;
 mod listeners;

@@ -50,7 +50,18 @@ enum Material {
         url: FetchUrl,
         key: p256::ecdsa::VerifyingKey,
     },
+    /// One P-256 public key a provider's API answered for the key ID in
+    /// `url` as ECDSA over SHA-1 (eBay's getPublicKey): verifies only what
+    /// names that URL, with SHA-1.
+    FetchedP256Sha1 {
+        url: FetchUrl,
+        key: p256::ecdsa::VerifyingKey,
+    },
 }
+
+/// How long a key eBay's getPublicKey answered is used: "the retrieved
+/// public key value should be cached ... one-hour is recommended".
+pub const EBAY_KEY_TTL: Duration = Duration::from_secs(3600);
 
 impl Key {
     /// A shared secret; empty bytes are refused, since they would verify
@@ -102,6 +113,8 @@ impl Key {
 
     /// What a key URL answered: a JSON object with `data.publicKey` is
     /// one public key by ID (Circle's answer: see [`public_key_answer`]),
+    /// one with `key`, `algorithm` and `digest` one PEM public key by ID
+    /// (eBay's: see [`pem_key_answer`]),
     /// any other JSON object a set of published keys ([`KeySet`], used for
     /// `max_age` when given), anything else one PEM X.509 certificate.
     pub fn fetched(
@@ -111,6 +124,9 @@ impl Key {
     ) -> Result<Key, KeyError> {
         if let Some(key) = public_key_answer(answer) {
             return Ok(Key(Material::FetchedP256 { url, key: key? }));
+        }
+        if let Some(key) = pem_key_answer(answer) {
+            return Ok(Key(Material::FetchedP256Sha1 { url, key: key? }));
         }
         if answer.trim_ascii_start().starts_with(b"{") {
             let set = KeySet::parse(answer, max_age)?;
@@ -154,6 +170,15 @@ impl Key {
         }
     }
 
+    /// The P-256 key to verify SHA-1 signatures with, if this key is the
+    /// one fetched from the URL `raw` names (eBay).
+    pub(crate) fn fetched_p256_sha1_from(&self, raw: &str) -> Option<&p256::ecdsa::VerifyingKey> {
+        match &self.0 {
+            Material::FetchedP256Sha1 { url, key } if url.is(raw) => Some(key),
+            _ => None,
+        }
+    }
+
     /// Whether this is a set of published keys fetched from a URL.
     pub fn is_key_set(&self) -> bool {
         matches!(self.0, Material::KeySet { .. })
@@ -163,6 +188,7 @@ impl Key {
     pub fn max_age(&self) -> Option<Duration> {
         match &self.0 {
             Material::KeySet { set, .. } => set.max_age,
+            Material::FetchedP256Sha1 { .. } => Some(EBAY_KEY_TTL),
             _ => None,
         }
     }
@@ -251,6 +277,43 @@ fn public_key_answer(answer: &[u8]) -> Option<Result<p256::ecdsa::VerifyingKey, 
                     .ok()
             })
             .ok_or_else(|| KeyError::new("the public key is not base64"))?;
+        p256::ecdsa::VerifyingKey::from_public_key_der(&der)
+            .map_err(|_| KeyError::new("not a P-256 public key (DER SubjectPublicKeyInfo)"))
+    })())
+}
+
+/// A key endpoint's answer `{"key": "-----BEGIN PUBLIC KEY-----<base64
+/// DER SubjectPublicKeyInfo>-----END PUBLIC KEY-----", "algorithm":
+/// "ECDSA", "digest": "SHA1"}` (eBay's `GET
+/// /commerce/notification/v1/public_key/{id}`; the PEM's line breaks may
+/// be missing, as eBay serves it): `None` when the answer is not of that
+/// shape, an error when it is but the key is not a P-256 key or the
+/// algorithm or digest is another.
+fn pem_key_answer(answer: &[u8]) -> Option<Result<p256::ecdsa::VerifyingKey, KeyError>> {
+    use base64::Engine as _;
+    use p256::pkcs8::DecodePublicKey as _;
+    const BEGIN: &str = "-----BEGIN PUBLIC KEY-----";
+    const END: &str = "-----END PUBLIC KEY-----";
+    let value: serde_json::Value = serde_json::from_slice(answer).ok()?;
+    let pem = value.get("key")?.as_str()?;
+    let algorithm = value.get("algorithm")?;
+    Some((|| {
+        let named = |v: Option<&serde_json::Value>, want: &str| {
+            v.and_then(|v| v.as_str())
+                .is_some_and(|v| v.eq_ignore_ascii_case(want))
+        };
+        if !named(Some(algorithm), "ECDSA") || !named(value.get("digest"), "SHA1") {
+            return Err(KeyError::new("the key is not for ECDSA over SHA1"));
+        }
+        let body = pem
+            .trim()
+            .strip_prefix(BEGIN)
+            .and_then(|rest| rest.strip_suffix(END))
+            .ok_or_else(|| KeyError::new("the key is not a PEM public key"))?;
+        let body: String = body.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+        let der = base64::engine::general_purpose::STANDARD
+            .decode(body)
+            .map_err(|_| KeyError::new("the PEM public key is not base64"))?;
         p256::ecdsa::VerifyingKey::from_public_key_der(&der)
             .map_err(|_| KeyError::new("not a P-256 public key (DER SubjectPublicKeyInfo)"))
     })())

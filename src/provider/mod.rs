@@ -47,7 +47,8 @@ pub use identity::{FieldSource, MAX_EVENT_ID_LEN};
 pub use key::{Key, KeyError};
 pub use request::{redact_query, Rejection, UntrustedRequest, Verdict};
 pub use scheme::{
-    Bearer, CertificateNeeded, Credential, Scheme, SignError, SignInput, VerifyError,
+    Bearer, CertificateNeeded, ClientCredentials, Credential, KeyAuth, Scheme, SignError,
+    SignInput, VerifyError,
 };
 pub use sign::{decode_signing_secret, sender_headers, standard_webhooks_signature};
 pub use template::Template;

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Corpus fragments for the providers whose keys are fetched (`scheme = "jwks"`,
-`scheme = "ecdsa-key-id"`): Google Cloud Pub/Sub push, Kinde, Fireblocks and Circle.
+`scheme = "ecdsa-key-id"`, `scheme = "ebay"`): Google Cloud Pub/Sub push, Kinde,
+Fireblocks, Circle and eBay.
 
 Each capture repeats a valid case of tests/vectors/<kind>/vectors.json, whose
 token or signature the generator there made with the provider's SDK or docs
 signer over a committed test key (NOTES.md there); hookline signs none. The
 fragment's `keys_from` names those vectors: tests/it/corpus.rs serves their
-`certs` (what each key URL answers) from a local HTTPS host under the real
+`certs` (what each key URL answers), and `tokens` where they have them (what
+each token URL answers: eBay's), from a local HTTPS host under the real
 host name, so the replay fetches the keys the way a receiver in production
 does. Run from anywhere; existing fragments are rewritten.
 """
@@ -30,6 +32,9 @@ RETRIES = {
     "circle": ("resend", "Circle retries a notification it got no 2xx for: \"the same notification can be "
                          "sent more than once, and Circle reuses the same notification ID across retries\": "
                          "https://developers.circle.com/api-reference/webhooks"),
+    "ebay": ("resend", "eBay redelivers a notification it got no 2xx for: the same notification, "
+                       "its notification.notificationId kept (its publishAttemptCount counts the "
+                       "attempts: the SDK's test data, tests/vectors/ebay/NOTES.md)"),
 }
 
 

@@ -6,8 +6,9 @@
 //! carries is recorded under its ID and type, every accepted event reaches
 //! the handler (each of octokit's 329 examples among them), and
 //! `hookline replay` of the GitHub captures afterwards finds them all
-//! duplicates. The providers whose keys are fetched (`jwks`, and Circle's
-//! `ecdsa-key-id`, one key URL per key ID on one host) fetch them
+//! duplicates. The providers whose keys are fetched (`jwks`, Circle's
+//! `ecdsa-key-id`, one key URL per key ID on one host, and eBay's, whose
+//! token URL is served on the same host) fetch them
 //! from local HTTPS hosts under the real host names, through a `CONNECT`
 //! proxy, answering what their vectors say the key URLs serve.
 
@@ -33,7 +34,8 @@ struct Manifest {
     public_url: String,
     providers: BTreeMap<String, Route>,
     captures: Vec<Entry>,
-    /// What each key URL of a fragment's `keys_from` vectors answers.
+    /// What each key URL (and token URL) of a fragment's `keys_from`
+    /// vectors answers.
     #[serde(skip)]
     keys: BTreeMap<String, String>,
 }
@@ -116,6 +118,11 @@ fn manifest() -> Manifest {
                 serde_json::from_str(&vectors_file(kind, "vectors.json")).unwrap();
             for (url, body) in vectors["certs"].as_object().expect("certs in the vectors") {
                 let body = body.as_str().expect("a key URL's answer").to_owned();
+                manifest.keys.insert(url.clone(), body);
+            }
+            // eBay's key URLs want a token first: its token URLs' answers.
+            for (url, body) in vectors["tokens"].as_object().into_iter().flatten() {
+                let body = body.as_str().expect("a token URL's answer").to_owned();
                 manifest.keys.insert(url.clone(), body);
             }
         }
@@ -266,6 +273,7 @@ async fn the_capture_corpus_gets_every_verdict_right(backend: Backend) {
         [
             "acme.kinde.com:443",
             "api.circle.com:443",
+            "api.ebay.com:443",
             "keys.fireblocks.io:443",
             "www.googleapis.com:443"
         ]

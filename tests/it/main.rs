@@ -41,6 +41,7 @@ mod definitions;
 mod delivery;
 mod deploy;
 mod docker_files;
+mod ebay_keys;
 mod embedded_lane;
 mod event_report;
 mod external_url;

@@ -27,6 +27,7 @@
 
 mod braintree_challenge;
 mod discord;
+mod ebay_challenge;
 mod event_grid;
 mod form_ping;
 mod head_ok;
@@ -115,6 +116,9 @@ pub enum Handshake {
     /// Braintree's `GET ?bt_challenge=` answered with
     /// `publicKey|hex HMAC-SHA1(SHA1(privateKey), challenge)`.
     BraintreeChallenge(braintree_challenge::BraintreeChallenge),
+    /// eBay's `GET ?challenge_code=` answered with
+    /// `{"challengeResponse": hex SHA-256(code + verify_token + endpoint)}`.
+    EbayChallenge(ebay_challenge::EbayChallenge),
 }
 
 impl Handshake {
@@ -139,6 +143,7 @@ impl Handshake {
             Handshake::IntentToReceive(h) => h,
             Handshake::JsonEcho(h) => h,
             Handshake::BraintreeChallenge(h) => h,
+            Handshake::EbayChallenge(h) => h,
         }
     }
 

@@ -46,7 +46,9 @@ use p256::ecdsa::signature::Verifier;
 use p256::ecdsa::Signature;
 use serde::Deserialize;
 
-use super::{Bearer, CertificateNeeded, Credential, Family, SignError, SignInput, VerifyError};
+use super::{
+    Bearer, CertificateNeeded, Credential, Family, KeyAuth, SignError, SignInput, VerifyError,
+};
 use crate::provider::fetch_url::{FetchHosts, FetchUrl};
 use crate::provider::header::HeaderNames;
 use crate::provider::key::{Key, KeyError};
@@ -108,7 +110,7 @@ impl EcdsaKeyIdParams {
 
 /// Whether `id` may go into a URL's path as it is: 1 to [`MAX_KEY_ID`]
 /// letters, digits and `-`.
-fn key_id_shaped(id: &str) -> bool {
+pub(crate) fn key_id_shaped(id: &str) -> bool {
     (1..=MAX_KEY_ID).contains(&id.len())
         && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
 }
@@ -218,7 +220,7 @@ impl Family for EcdsaKeyIdParams {
             if !urls.contains(&url) {
                 credentials.push(Credential {
                     url: url.clone(),
-                    bearer: Bearer::new(api_key),
+                    auth: KeyAuth::Bearer(Bearer::new(api_key)),
                 });
                 urls.push(url);
             }

@@ -10,7 +10,7 @@ use super::EcdsaKeyIdParams;
 use crate::provider::fetch_url::FetchHosts;
 use crate::provider::key::Key;
 use crate::provider::request::UntrustedRequest;
-use crate::provider::scheme::{Family, VerifyError};
+use crate::provider::scheme::{Family, KeyAuth, VerifyError};
 
 const KEY_ID: &str = "879dc113-5ca4-4ff7-a6b7-54652083fcf8";
 const BODY: &[u8] = br#"{"subscriptionId":"s","notificationId":"n","notificationType":"transactions.inbound","notification":{},"timestamp":"2026-01-15T21:47:35Z","version":2}"#;
@@ -130,8 +130,12 @@ fn the_key_url_and_credential_come_from_the_secret() {
         ]
     );
     assert_eq!(needed.credentials.len(), 2);
-    assert_eq!(needed.credentials[0].bearer.expose(), "KEY:abc:def");
-    assert_eq!(needed.credentials[1].bearer.expose(), "KEY2:abc:def");
+    let bearer = |i: usize| match &needed.credentials[i].auth {
+        KeyAuth::Bearer(b) => b.expose().to_owned(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(bearer(0), "KEY:abc:def");
+    assert_eq!(bearer(1), "KEY2:abc:def");
     assert!(!format!("{needed:?}").contains("abc:def"), "never shown");
     // A host outside fetch_hosts is never fetched.
     let none = FetchHosts::default();

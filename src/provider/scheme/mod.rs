@@ -32,6 +32,7 @@ pub mod braintree;
 pub mod canonical_request;
 pub mod content;
 pub mod digest;
+pub mod ebay;
 pub mod ecdsa;
 pub mod ecdsa_key_id;
 pub mod ed25519;
@@ -105,6 +106,11 @@ pub enum Scheme {
     /// names by ID, fetched from the provider's API with the tenant's API
     /// key, from the definition's `fetch_hosts` only. Circle.
     EcdsaKeyId(ecdsa_key_id::EcdsaKeyIdParams),
+    /// eBay's Notification API: an ECDSA P-256/SHA-1 signature over the
+    /// body (or its `JSON.stringify` re-serialization), checked with the
+    /// key its header names, fetched with an application token the tenant's
+    /// client ID and secret obtain. eBay.
+    Ebay(ebay::EbayParams),
     /// An RSA signature checked with a certificate whose URL the request
     /// names, fetched from the definition's `fetch_hosts` only. AWS SNS,
     /// PayPal.
@@ -161,6 +167,7 @@ impl Scheme {
             Scheme::Ed25519(p) => p,
             Scheme::EcdsaP256(p) => p,
             Scheme::EcdsaKeyId(p) => p,
+            Scheme::Ebay(p) => p,
             Scheme::RsaCertUrl(p) => p,
             Scheme::Rsa(p) => p,
             Scheme::Jwks(p) => p,
@@ -290,7 +297,7 @@ pub struct CertificateNeeded {
     /// cached set without it is fetched again.
     pub key_id: Option<String>,
     /// The credential to fetch each of `urls` with, for a family whose key
-    /// endpoint wants one (`ecdsa-key-id`); empty for the others.
+    /// endpoint wants one (`ecdsa-key-id`, `ebay`); empty for the others.
     pub credentials: Vec<Credential>,
 }
 
@@ -298,7 +305,31 @@ pub struct CertificateNeeded {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Credential {
     pub url: FetchUrl,
-    pub bearer: Bearer,
+    pub auth: KeyAuth,
+}
+
+/// How a key endpoint is authorized.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyAuth {
+    /// The tenant's API key as `Authorization: Bearer` (Circle).
+    Bearer(Bearer),
+    /// An application token obtained first with the tenant's client ID and
+    /// secret (OAuth client-credentials grant), then sent as
+    /// `Authorization: Bearer` (eBay).
+    ClientCredentials(ClientCredentials),
+}
+
+/// An OAuth client-credentials grant: `POST token_url` with
+/// `Authorization: Basic base64(client_id:client_secret)` and
+/// `grant_type=client_credentials&scope=SCOPE`, answered with
+/// `{"access_token": ..., "expires_in": SECONDS}`. The secret is never
+/// shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientCredentials {
+    pub token_url: FetchUrl,
+    pub client_id: String,
+    pub client_secret: Bearer,
+    pub scope: String,
 }
 
 /// An API key sent as `Authorization: Bearer` to a key endpoint. Never

@@ -2,13 +2,16 @@
 """What each pause of a bench/lib/pauses.sh pass coincides with.
 
     python3 bench/pauses.py DIR
+    perf sched timehist --state ... | python3 bench/pauses.py --keep-switches
 
 DIR holds what pauses.sh kept: load.json (bench-load's `slow_answers`:
 [unix seconds written, ms] of every measured answer of 20 ms or more),
-sched-delays.txt (`perf sched timehist` rows whose thread waited 1 ms or
-more for a CPU once runnable, on the monotonic clock), clocks (one unix
+switches.txt (from `perf sched timehist --state`, on the monotonic
+clock: the threads that waited 1 ms or more for a CPU once runnable, and
+those that slept 5 ms or more in uninterruptible sleep), clocks (one unix
 and one monotonic reading taken together), postgres.log and
-redis-latency.txt.
+redis-latency.txt, and pids (`program pid` lines: hookline, the private
+PostgreSQL's processes, the shared Redis, the sink).
 
 A pause is a run of slow answers whose intervals [written, answered]
 overlap. For each pause: when, how long, how many answers it held, the
@@ -43,38 +46,59 @@ def pauses(slow):
     return runs
 
 
-def process_of(task):
-    """The program a `perf sched` task belongs to, from its thread name."""
-    name = task.rsplit("[", 1)[0]
-    for prefix, program in (
-        ("postgres", "postgres"),
-        ("redis", "redis"),
-        ("bench-load", "bench-load"),
-        ("bench-sink", "bench-sink"),
-        ("hookline", "hookline"),
-        ("actix", "hookline"),
-        ("tokio", "hookline"),
-    ):
-        if name.startswith(prefix):
-            return program
-    return "other"
+def process_of(task, pids):
+    """The program a `perf sched` task (`name[tid/pid]` or `name[pid]`)
+    belongs to: by its PID where pg_per_event.sh wrote it down, else the
+    load generator by its name, else `other` (the machine's other work:
+    the shared stores, compilers, kernel threads)."""
+    name, _, ids = task.rpartition("[")
+    pid = ids.rstrip("]").split("/")[-1]
+    if pid in pids:
+        return pids[pid]
+    return "bench-load" if name.startswith("bench-load") else "other"
 
 
-def sched_delays(path, offset):
-    """(unix time the thread ran, its wait for a CPU in s, program, task)."""
+def keep_switches(lines, out):
+    """`perf sched timehist --state` rows on `lines`, kept on `out` as
+    `time task kind ms`: `cpu` where a runnable thread waited 1 ms or more
+    for a CPU, `disk` where a thread slept 5 ms or more in uninterruptible
+    sleep (state D when it last left the CPU: I/O, usually)."""
+    last_state = {}
+    for line in lines:
+        f = line.split()
+        if len(f) < 7:
+            continue
+        try:
+            t, wait, delay = float(f[0]), float(f[-4]), float(f[-3])
+        except ValueError:
+            continue
+        task = " ".join(f[2:-4])
+        if delay >= 1.0:
+            out.write(f"{t:.6f} {task} cpu {delay:.3f}\n")
+        if last_state.get(task) == "D" and wait >= 5.0:
+            out.write(f"{t:.6f} {task} disk {wait:.3f}\n")
+        last_state[task] = f[-1]
+
+
+def read_pids(path):
+    """`program pid` lines, as {pid: program}."""
+    if not os.path.exists(path):
+        return {}
+    return {f[1]: f[0] for f in (l.split() for l in open(path)) if len(f) == 2}
+
+
+def switches(path, offset, pids):
+    """(unix time the thread ran again, how long it waited in s, what for:
+    `cpu` or `disk`, its program, its task)."""
     rows = []
     if not os.path.exists(path):
         return rows
     for line in open(path):
         f = line.split()
-        if len(f) < 6:
+        if len(f) < 4:
             continue
-        try:
-            t, delay = float(f[0]), float(f[-2]) / 1000
-        except ValueError:
-            continue
-        task = " ".join(f[2:-3])
-        rows.append((t + offset, delay, process_of(task), task))
+        task = " ".join(f[1:-2])
+        rows.append((float(f[0]) + offset, float(f[-1]) / 1000, f[-2], process_of(task, pids), task))
     return rows
 
 
@@ -112,7 +136,8 @@ def main(d):
     load = json.load(open(os.path.join(d, "load.json")))
     slow = load.get("slow_answers") or []
     unix0, mono0 = map(float, open(os.path.join(d, "clocks")).read().split())
-    delays = sched_delays(os.path.join(d, "sched-delays.txt"), unix0 - mono0)
+    pids = read_pids(os.path.join(d, "pids"))
+    delays = switches(os.path.join(d, "switches.txt"), unix0 - mono0, pids)
     events = pg_events(os.path.join(d, "postgres.log")) + redis_events(
         os.path.join(d, "redis-latency.txt")
     )
@@ -123,14 +148,20 @@ def main(d):
         f"p99 {lat['p99']:.2f} ms, max {lat['max']:.2f} ms; "
         f"{len(slow)} answers of 20 ms or more in {len(runs)} pauses"
     )
-    explained = 0
+    explained = on_disk = 0
     summary = []
     for r in runs:
         length = r["end"] - r["start"]
-        within = [x for x in delays if r["start"] - SLACK <= x[0] <= r["end"] + SLACK]
-        worst = {}
-        for _, delay, program, _task in within:
-            worst[program] = max(worst.get(program, 0.0), delay)
+        # A wait that overlaps the pause: it ended after the pause began,
+        # and began before it ended.
+        within = [
+            x for x in delays
+            if x[0] >= r["start"] - SLACK and x[0] - x[1] <= r["end"] + SLACK
+        ]
+        worst, disk = {}, {}
+        for _, wait, kind, program, _task in within:
+            into = worst if kind == "cpu" else disk
+            into[program] = max(into.get(program, 0.0), wait)
         near = [e for e in events if r["start"] - 0.1 <= e[0] <= r["end"] + 0.1]
         starved = max((v for k, v in worst.items() if k != "other"), default=0.0)
         if starved >= length / 2:
@@ -140,16 +171,24 @@ def main(d):
             f"- {when} {length * 1000:.0f} ms, {r['answers']} answers (max {r['max_ms']:.0f} ms); "
             "longest wait for a CPU: "
             + (", ".join(f"{k} {v * 1000:.1f} ms" for k, v in sorted(worst.items())) or "none")
+            + "; longest uninterruptible sleep: "
+            + (", ".join(f"{k} {v * 1000:.1f} ms" for k, v in sorted(disk.items())) or "none")
         )
         for _, text in near:
             print(f"    {text}")
-        summary.append({**r, "cpu_wait_s": worst, "events": [t for _, t in near]})
+        if disk.get("postgres", 0.0) >= length / 2:
+            on_disk += 1
+        summary.append({**r, "cpu_wait_s": worst, "disk_wait_s": disk, "events": [t for _, t in near]})
     print(
         f"{explained} of {len(runs)} pauses coincide with a thread of hookline, PostgreSQL, "
-        "Redis or the load tools waiting for a CPU at least half the pause's length"
+        "Redis or the load tools waiting for a CPU at least half the pause's length; "
+        f"{on_disk} with a PostgreSQL process in uninterruptible sleep that long"
     )
     json.dump(summary, open(os.path.join(d, "pauses.json"), "w"), indent=1)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1:] == ["--keep-switches"]:
+        keep_switches(sys.stdin, sys.stdout)
+    else:
+        main(sys.argv[1])

@@ -87,6 +87,7 @@ log_min_duration_statement = 20
 log_lock_waits = on
 deadlock_timeout = '20ms'
 log_line_prefix = '%m [%p] '
+synchronous_commit = ${PG_EVENTS_SYNC_COMMIT:-on}
 CONF
 fi
 # PG_EVENTS_EXPLAIN=MS: the plans of statements slower than MS in the
@@ -140,6 +141,14 @@ sleep 2   # the node's start-up statements are not the events'
 psql "$DB_URL" -Atqc 'SELECT pg_stat_statements_reset()' >/dev/null
 sink_reset
 pg_cpu "$WORK/cpu.before"
+# Which process is which, for bench/lib/pauses.sh (`perf sched` knows
+# threads by PID; every tokio program's threads have the same names).
+{
+  echo "hookline $HL_PID"
+  for pid in "$POSTMASTER" $(pgrep -P "$POSTMASTER"); do echo "postgres $pid"; done
+  echo "redis $(redis_cli info server | tr -d '\r' | sed -n 's/^process_id://p')"
+  for pid in $(pgrep -f "bench-sink --listen 127.0.0.1:$SINK_PORT"); do echo "bench-sink $pid"; done
+} >"$WORK/pids"
 log "load: $RATE requests/s for ${DURATION}s (+${WARMUP}s warm-up), critical $CRITICAL, $BODY_BYTES-byte bodies"
 load pg-per-event "$WORK/load.json" --url "$HL_URL/webhooks/stripe/default" --rate "$RATE" \
   --concurrency 64 --duration "$DURATION" --body-bytes "$BODY_BYTES" \
@@ -189,6 +198,7 @@ if [ -n "${PG_EVENTS_OUT:-}" ]; then
   mkdir -p "$PG_EVENTS_OUT"
   cp "$WORK"/{load.json,sink.json,statements.tsv,tables.tsv,cpu.before,cpu.after} "$PG_EVENTS_OUT/"
   cp "$(dirname "$HL_CONFIG")/serve.log" "$PG_EVENTS_OUT/hookline.log"
+  cp "$WORK/pids" "$PG_EVENTS_OUT/pids"
   cp "$HL_CONFIG" "$PG_EVENTS_OUT/hookline.toml"
   cp "$WORK/postgres.log" "$PG_EVENTS_OUT/postgres.log"
 fi

@@ -17,10 +17,10 @@
 //! `sql/` holds what PostgreSQL and SQLite share, so each backend keeps
 //! apart only what its dialect forces.
 
+mod batching;
 pub mod delivery;
 mod embedded;
 mod error;
-mod group_commit;
 mod handle;
 pub mod handoff;
 pub mod listing;

@@ -1,6 +1,7 @@
-//! The embedded store's write lane (`src/store/embedded/lane.rs`): writes
-//! that queue together share a transaction, and one that fails does not
-//! take the others down with it.
+//! The embedded store's write lane (`src/store/batching/lane.rs`, its
+//! writes in `src/store/embedded/writes.rs`): writes that queue together
+//! share a transaction, and one that fails does not take the others down
+//! with it.
 
 use crate::common;
 

@@ -7,10 +7,10 @@
 mod checkpoint;
 mod dedup;
 mod deliveries;
-mod lane;
 pub mod owner;
 mod queue;
 mod replay;
+mod writes;
 
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -22,7 +22,7 @@ use sqlx::sqlite::{
 };
 use sqlx::Sqlite;
 
-use self::lane::{Lane, Write, Written};
+use self::writes::{Lane, Shared, Write, Written};
 use super::delivery::{AttemptRecord, Leased, Next, Outcome};
 use super::handoff::Handoff;
 use super::sql::Tables;
@@ -49,7 +49,8 @@ pub struct EmbeddedStore {
     /// Deliveries recorded and leased in one transaction, for this
     /// process's workers.
     handoff: Handoff,
-    /// Claims, commits and outcomes, group-committed (`lane.rs`).
+    /// Claims, commits and outcomes, group-committed (`writes.rs`,
+    /// `batching/lane.rs`).
     lane: Lane,
     /// Keeps the background WAL checkpoints going (`checkpoint.rs`).
     _checkpoints: std::sync::Arc<checkpoint::Alive>,
@@ -87,7 +88,13 @@ impl EmbeddedStore {
         let handoff = Handoff::default();
         let checkpoints = checkpoint::start(options);
         Ok(EmbeddedStore {
-            lane: Lane::start(pool.clone(), handoff.clone(), checkpoints.restart.clone()),
+            lane: Lane::start(
+                pool.clone(),
+                Shared {
+                    handoff: handoff.clone(),
+                    restart: checkpoints.restart.clone(),
+                },
+            ),
             tables: Tables::new(pool),
             handoff,
             _checkpoints: checkpoints.alive,

@@ -81,13 +81,13 @@ impl Store {
             .await
     }
 
-    /// See [`DeliveryQueue::oldest_pending`].
+    /// See [`AlertStates::oldest_pending`](crate::store::AlertStates::oldest_pending).
     pub async fn oldest_pending(&self) -> Result<Vec<(String, i64)>, StoreError> {
         self.bounded("oldest_pending", self.records().oldest_pending())
             .await
     }
 
-    /// See [`DeliveryQueue::alert_fire`].
+    /// See [`AlertStates::alert_fire`](crate::store::AlertStates::alert_fire).
     pub async fn alert_fire(
         &self,
         rule: &str,
@@ -103,7 +103,7 @@ impl Store {
         .await
     }
 
-    /// See [`DeliveryQueue::alert_resolve`].
+    /// See [`AlertStates::alert_resolve`](crate::store::AlertStates::alert_resolve).
     pub async fn alert_resolve(&self, rule: &str, handler: &str) -> Result<bool, StoreError> {
         self.bounded("alert_state", self.records().alert_resolve(rule, handler))
             .await

@@ -1,9 +1,11 @@
 //! Dedup state, durable records and the delivery queue.
 //!
 //! A backend is a type behind two traits, [`IngestStore`] and
-//! [`DeliveryQueue`], chosen once from the configuration
-//! ([`Store::connect`]) and reached through one handle, [`Store`], that
-//! bounds every call with `store.timeout`:
+//! [`DeliveryQueue`], holding what the backends do differently; what they
+//! share is the same SQL, written once behind [`RecordStore`] (`records.rs`,
+//! `sql/`) and handed out by each backend. The backend is chosen once from
+//! the configuration ([`Store::connect`]) and reached through one handle,
+//! [`Store`], that bounds every call with `store.timeout`:
 //!
 //! - `embedded/`: one SQLite file holds everything;
 //! - `redis/` + `postgres/`, combined by [`RedisPg`]: dedup keys in Redis,
@@ -15,15 +17,16 @@
 //! `sql/` holds what PostgreSQL and SQLite share, so each backend keeps
 //! apart only what its dialect forces.
 
+mod batching;
 pub mod delivery;
 mod embedded;
 mod error;
-mod group_commit;
 mod handle;
 pub mod handoff;
 pub mod listing;
 mod open;
 mod postgres;
+mod records;
 mod redis;
 mod redis_pg;
 mod report;
@@ -38,6 +41,10 @@ pub use self::embedded::{EmbeddedOptions, EmbeddedStore};
 pub use self::error::{BoxError, Chain, OpenError, StoreError};
 pub use self::handle::Store;
 pub use self::postgres::{PgOptions, PgStore};
+pub use self::records::{
+    AlertStates, DeliveryRecords, EventRecords, HandshakeSecrets, HeldEvents, RecordStore,
+    Sessions, VerdictRecords,
+};
 pub use self::redis::{dedup_key as redis_dedup_key, RedisDedup, RedisOptions};
 pub use self::redis_pg::RedisPg;
 pub use self::report::{DeliveryReport, EventReport, ProcessedSummary};

@@ -10,18 +10,13 @@
 use std::time::Duration;
 
 use async_trait::async_trait;
-use secrecy::SecretString;
 
-use super::listing::{
-    EventFilter, EventListed, EventRecord, VerdictEntry, VerdictFilter, VerdictListed,
-};
 use super::postgres::{PgStore, Recorded};
 use super::redis::{short_digest, RedisDedup, DIGEST_LEN};
 use super::types::{
-    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, HeldEvent, Inventory, OwnerToken,
-    ProcessedEvent, QuarantinedCopy, RecordOutcome,
+    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, RecordOutcome,
 };
-use super::{IngestStore, StoreError};
+use super::{IngestStore, RecordStore, StoreError};
 use crate::provider::VerifiedWebhook;
 
 #[derive(Debug, Clone)]
@@ -60,6 +55,11 @@ impl RedisPg {
 
 #[async_trait]
 impl IngestStore for RedisPg {
+    /// PostgreSQL's: Redis keeps only the dedup keys.
+    fn records(&self) -> &dyn RecordStore {
+        self.pg.tables()
+    }
+
     async fn claim(
         &self,
         ev: &VerifiedWebhook,
@@ -163,22 +163,6 @@ impl IngestStore for RedisPg {
         self.redis.release(ev, owner).await
     }
 
-    async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
-        self.pg.quarantine(ev).await
-    }
-
-    async fn hold(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
-        self.pg.tables().hold(ev).await
-    }
-
-    async fn held(&self, key: &EventKey) -> Result<Option<HeldEvent>, StoreError> {
-        self.pg.tables().held(key).await
-    }
-
-    async fn mark_released(&self, key: &EventKey) -> Result<bool, StoreError> {
-        self.pg.tables().mark_released(key).await
-    }
-
     /// Both must answer: a critical event needs both.
     async fn ping(&self) -> Result<(), StoreError> {
         self.redis.ping().await?;
@@ -200,94 +184,7 @@ impl IngestStore for RedisPg {
         })
     }
 
-    async fn processed_event(&self, key: &EventKey) -> Result<Option<ProcessedEvent>, StoreError> {
-        self.pg.processed_event(key).await
-    }
-
     async fn dedup_record(&self, key: &EventKey) -> Result<DedupRecord, StoreError> {
         self.redis.record(key).await
-    }
-
-    async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError> {
-        self.pg.quarantined(key).await
-    }
-
-    async fn list_events(
-        &self,
-        record: EventRecord,
-        filter: &EventFilter,
-    ) -> Result<Vec<EventListed>, StoreError> {
-        self.pg.tables().list_events(record, filter).await
-    }
-
-    async fn log_verdicts(&self, entries: &[VerdictEntry]) -> Result<(), StoreError> {
-        self.pg.tables().log_verdicts(entries).await
-    }
-
-    async fn list_verdicts(
-        &self,
-        filter: &VerdictFilter,
-    ) -> Result<Vec<VerdictListed>, StoreError> {
-        self.pg.tables().list_verdicts(filter).await
-    }
-
-    async fn prune_verdicts(&self, before_ms: i64) -> Result<u64, StoreError> {
-        self.pg.tables().prune_verdicts(before_ms).await
-    }
-
-    async fn open_session(
-        &self,
-        id_sha256: &[u8],
-        csrf: &str,
-        expires_ms: i64,
-        now_ms: i64,
-    ) -> Result<(), StoreError> {
-        self.pg
-            .tables()
-            .open_session(id_sha256, csrf, expires_ms, now_ms)
-            .await
-    }
-
-    async fn find_session(
-        &self,
-        id_sha256: &[u8],
-        now_ms: i64,
-    ) -> Result<Option<String>, StoreError> {
-        self.pg.tables().find_session(id_sha256, now_ms).await
-    }
-
-    async fn close_session(&self, id_sha256: &[u8]) -> Result<(), StoreError> {
-        self.pg.tables().close_session(id_sha256).await
-    }
-
-    async fn handshake_secret(
-        &self,
-        provider: &str,
-        tenant: &str,
-    ) -> Result<Option<SecretString>, StoreError> {
-        self.pg.tables().handshake_secret(provider, tenant).await
-    }
-
-    async fn keep_handshake_secret(
-        &self,
-        provider: &str,
-        tenant: &str,
-        secret: &str,
-    ) -> Result<bool, StoreError> {
-        self.pg
-            .tables()
-            .keep_handshake_secret(provider, tenant, secret)
-            .await
-    }
-
-    async fn reset_handshake_secret(
-        &self,
-        provider: &str,
-        tenant: &str,
-    ) -> Result<bool, StoreError> {
-        self.pg
-            .tables()
-            .reset_handshake_secret(provider, tenant)
-            .await
     }
 }

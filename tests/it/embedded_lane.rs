@@ -1,6 +1,7 @@
-//! The embedded store's write lane (`src/store/embedded/lane.rs`): writes
-//! that queue together share a transaction, and one that fails does not
-//! take the others down with it.
+//! The embedded store's write lane (`src/store/batching/lane.rs`, its
+//! writes in `src/store/embedded/writes.rs`): writes that queue together
+//! share a transaction, and one that fails does not take the others down
+//! with it.
 
 use crate::common;
 
@@ -19,6 +20,7 @@ const WINDOW: Duration = Duration::from_secs(3600);
 async fn a_failing_write_does_not_fail_the_others_queued_with_it() {
     let s = open_store(Backend::Embedded).await;
     let (ingest, queue) = (s.store.ingest(), s.store.queue());
+    let records = s.store.records();
     // Ten accepted events, their deliveries leased to a worker.
     for i in 0..10 {
         let ev = s.event(&format!("evt_done_{i}"), CRITICAL_TYPE, "a");
@@ -29,7 +31,7 @@ async fn a_failing_write_does_not_fail_the_others_queued_with_it() {
         let committed = ingest.commit(&ev, &owner, WINDOW, &["h"]).await.unwrap();
         assert_eq!(committed, CommitOutcome::Accepted);
     }
-    let leased = queue
+    let leased = records
         .lease("w1", 10, Duration::from_secs(60), LeaseFrom::Every)
         .await
         .unwrap();

@@ -1,5 +1,5 @@
-//! The store contract: one set of tests that drives the `IngestStore` and
-//! `DeliveryQueue` traits (not HTTP) on every backend: embedded, redis and
+//! The store contract: one set of tests that drives the `IngestStore`,
+//! `DeliveryQueue` and `RecordStore` traits (not HTTP) on every backend: embedded, redis and
 //! cluster. A backend is correct when it passes them all.
 
 use crate::common;
@@ -86,6 +86,7 @@ async fn claim_then_commit_makes_later_copies_duplicates(backend: Backend) {
 async fn another_body_is_a_conflict_and_its_copies_are_counted(backend: Backend) {
     let s = open_store(backend).await;
     let ingest = s.store.ingest();
+    let records = s.store.records();
     let original = s.event("evt_conflict", CRITICAL_TYPE, "original");
     let changed = s.event("evt_conflict", CRITICAL_TYPE, "changed");
     let owner = owned(&s, &original, TTL).await;
@@ -103,9 +104,9 @@ async fn another_body_is_a_conflict_and_its_copies_are_counted(backend: Backend)
         .unwrap();
     assert_eq!(claim, ClaimOutcome::Conflict);
     for _ in 0..3 {
-        ingest.quarantine(&changed).await.unwrap();
+        records.quarantine(&changed).await.unwrap();
     }
-    let copies = ingest.quarantined(&key("evt_conflict")).await.unwrap();
+    let copies = records.quarantined(&key("evt_conflict")).await.unwrap();
     assert_eq!(copies.len(), 1, "identical copies share a record");
     let copy = &copies[0];
     assert_eq!(copy.copies, 3);
@@ -114,7 +115,7 @@ async fn another_body_is_a_conflict_and_its_copies_are_counted(backend: Backend)
     assert!(copy.first_seen_at <= copy.last_seen_at);
     assert!((Utc::now() - copy.last_seen_at).num_seconds() < 60);
     assert_eq!(ingest.inventory().await.unwrap().quarantined, 3);
-    let row = ingest
+    let row = records
         .processed_event(&key("evt_conflict"))
         .await
         .unwrap()
@@ -153,6 +154,7 @@ async fn a_stale_owner_can_neither_complete_nor_release(backend: Backend) {
 async fn a_released_claim_is_free_again_and_records_nothing(backend: Backend) {
     let s = open_store(backend).await;
     let ingest = s.store.ingest();
+    let records = s.store.records();
     let ev = s.event("evt_release", CRITICAL_TYPE, "a");
     let owner = owned(&s, &ev, TTL).await;
     ingest.release(&ev, &owner).await.unwrap();
@@ -161,7 +163,7 @@ async fn a_released_claim_is_free_again_and_records_nothing(backend: Backend) {
         DedupRecord::Absent
     );
     owned(&s, &ev, TTL).await;
-    assert!(ingest
+    assert!(records
         .processed_event(&key("evt_release"))
         .await
         .unwrap()
@@ -173,6 +175,7 @@ async fn a_released_claim_is_free_again_and_records_nothing(backend: Backend) {
 async fn pending_deliveries_outlive_a_released_claim_with_their_body(backend: Backend) {
     let s = open_store(backend).await;
     let ingest = s.store.ingest();
+    let records = s.store.records();
     let original = s.event("evt_pending", CRITICAL_TYPE, "amount 100");
     let forged = s.event("evt_pending", CRITICAL_TYPE, "amount 999999");
     let owner = owned(&s, &original, TTL).await;
@@ -191,7 +194,7 @@ async fn pending_deliveries_outlive_a_released_claim_with_their_body(backend: Ba
         .await
         .unwrap();
     assert_eq!(outcome, CommitOutcome::Conflict);
-    assert!(ingest
+    assert!(records
         .processed_event(&key("evt_pending"))
         .await
         .unwrap()
@@ -204,7 +207,7 @@ async fn pending_deliveries_outlive_a_released_claim_with_their_body(backend: Ba
         .await
         .unwrap();
     assert_eq!(outcome, CommitOutcome::Accepted);
-    let row = ingest
+    let row = records
         .processed_event(&key("evt_pending"))
         .await
         .unwrap()
@@ -239,7 +242,7 @@ async fn pending_deliveries_outlive_a_released_claim_with_their_body(backend: Ba
     );
     let queued = s
         .store
-        .queue()
+        .records()
         .list(&DeliveryFilter::default())
         .await
         .unwrap();
@@ -264,6 +267,7 @@ fn attempt(n: u32, status: u16, body: &str) -> AttemptRecord {
 async fn leases_finish_and_a_lost_lease_cannot_finish(backend: Backend) {
     let s = open_store(backend).await;
     let (ingest, queue) = (s.store.ingest(), s.store.queue());
+    let records = s.store.records();
     let ev = s.event("evt_queue", CRITICAL_TYPE, "a");
     let owner = owned(&s, &ev, TTL).await;
     let outcome = ingest
@@ -271,16 +275,16 @@ async fn leases_finish_and_a_lost_lease_cannot_finish(backend: Backend) {
         .await
         .unwrap();
     assert_eq!(outcome, CommitOutcome::Accepted);
-    assert_eq!(queue.depth().await.unwrap().pending, 2);
+    assert_eq!(records.depth().await.unwrap().pending, 2);
 
     let lease = Duration::from_millis(300);
-    let mut held = queue
+    let mut held = records
         .lease("w1", 10, lease, LeaseFrom::Every)
         .await
         .unwrap();
     assert_eq!(held.len(), 2);
     assert!(
-        queue
+        records
             .lease("w2", 10, lease, LeaseFrom::Every)
             .await
             .unwrap()
@@ -296,7 +300,7 @@ async fn leases_finish_and_a_lost_lease_cannot_finish(backend: Backend) {
         .await
         .unwrap();
     assert!(done);
-    let attempts = queue.attempts(held[0].id).await.unwrap();
+    let attempts = records.attempts(held[0].id).await.unwrap();
     assert_eq!(attempts.len(), 1);
     assert_eq!(attempts[0].status, Some(200));
     assert_eq!(attempts[0].response_body.as_deref(), Some("ok\u{FFFD}"));
@@ -304,7 +308,7 @@ async fn leases_finish_and_a_lost_lease_cannot_finish(backend: Backend) {
     // w1 stalls past its lease: w2 takes the delivery, and w1's late
     // outcome is refused.
     tokio::time::sleep(lease + Duration::from_millis(200)).await;
-    let retaken = queue
+    let retaken = records
         .lease("w2", 10, lease, LeaseFrom::Every)
         .await
         .unwrap();
@@ -320,9 +324,9 @@ async fn leases_finish_and_a_lost_lease_cannot_finish(backend: Backend) {
         .await
         .unwrap();
     assert!(dead);
-    let depth = queue.depth().await.unwrap();
+    let depth = records.depth().await.unwrap();
     assert_eq!((depth.pending, depth.dead), (0, 1));
-    let listed = queue
+    let listed = records
         .list(&DeliveryFilter {
             state: Some(DeliveryState::Dead),
             ..Default::default()
@@ -336,9 +340,9 @@ async fn leases_finish_and_a_lost_lease_cannot_finish(backend: Backend) {
         state: Some(DeliveryState::Dead),
         ..Default::default()
     };
-    assert_eq!(queue.requeue(&filter).await.unwrap(), 1);
-    assert_eq!(queue.depth().await.unwrap().pending, 1);
-    let again = queue
+    assert_eq!(records.requeue(&filter).await.unwrap(), 1);
+    assert_eq!(records.depth().await.unwrap().pending, 1);
+    let again = records
         .lease("w3", 10, lease, LeaseFrom::Every)
         .await
         .unwrap();
@@ -363,7 +367,7 @@ async fn deliveries_list_newest_first_by_keyset_and_are_counted(backend: Backend
             .unwrap();
         assert_eq!(outcome, CommitOutcome::Accepted);
     }
-    let queue = s.store.queue();
+    let records = s.store.records();
     let mut page = DeliveryFilter {
         newest_first: true,
         limit: Some(4),
@@ -371,7 +375,7 @@ async fn deliveries_list_newest_first_by_keyset_and_are_counted(backend: Backend
     };
     let mut seen = Vec::new();
     loop {
-        let rows = queue.list(&page).await.unwrap();
+        let rows = records.list(&page).await.unwrap();
         if rows.is_empty() {
             break;
         }
@@ -385,15 +389,15 @@ async fn deliveries_list_newest_first_by_keyset_and_are_counted(backend: Backend
     assert_eq!(ids, descending, "newest first, no row twice");
     assert_eq!(ids.len(), 10, "every page together is every row");
     assert_eq!(seen[0].event_id, "evt_page_4", "the newest first");
-    let payload = queue.payload(seen[0].id).await.unwrap().unwrap();
+    let payload = records.payload(seen[0].id).await.unwrap().unwrap();
     assert_eq!(payload.event_id, "evt_page_4");
     assert_eq!(
         payload.body,
         s.event("evt_page_4", PLAIN_TYPE, "body").body().clone()
     );
-    assert!(queue.payload(-1).await.unwrap().is_none());
+    assert!(records.payload(-1).await.unwrap().is_none());
 
-    let count = |f: DeliveryFilter| async move { queue.count(&f).await.unwrap() };
+    let count = |f: DeliveryFilter| async move { records.count(&f).await.unwrap() };
     assert_eq!(count(DeliveryFilter::default()).await, 10);
     let plain = DeliveryFilter {
         event_type: Some(PLAIN_TYPE.into()),
@@ -411,7 +415,7 @@ async fn deliveries_list_newest_first_by_keyset_and_are_counted(backend: Backend
         ..Default::default()
     };
     assert_eq!(count(past).await, 10);
-    let depth = queue.depth_by_handler().await.unwrap();
+    let depth = records.depth_by_handler().await.unwrap();
     let pending: Vec<(&str, u64)> = depth
         .iter()
         .map(|h| (h.handler.as_str(), h.depth.pending))
@@ -422,6 +426,7 @@ async fn deliveries_list_newest_first_by_keyset_and_are_counted(backend: Backend
 async fn accepted_and_conflicting_events_list_newest_first_by_keyset(backend: Backend) {
     let s = open_store(backend).await;
     let ingest = s.store.ingest();
+    let records = s.store.records();
     for n in 0..3 {
         let ev = s.event(&format!("evt_acc_{n}"), CRITICAL_TYPE, "body");
         let owner = owned(&s, &ev, TTL).await;
@@ -429,14 +434,14 @@ async fn accepted_and_conflicting_events_list_newest_first_by_keyset(backend: Ba
         assert_eq!(outcome, CommitOutcome::Accepted);
     }
     let forged = s.event("evt_acc_1", CRITICAL_TYPE, "another body");
-    ingest.quarantine(&forged).await.unwrap();
-    ingest.quarantine(&forged).await.unwrap();
+    records.quarantine(&forged).await.unwrap();
+    records.quarantine(&forged).await.unwrap();
 
     let mut filter = EventFilter {
         limit: Some(2),
         ..Default::default()
     };
-    let first = ingest
+    let first = records
         .list_events(EventRecord::Accepted, &filter)
         .await
         .unwrap();
@@ -448,14 +453,14 @@ async fn accepted_and_conflicting_events_list_newest_first_by_keyset(backend: Ba
         s.event("evt_acc_2", CRITICAL_TYPE, "body").body().len() as i64
     );
     filter.before_id = Some(first[1].id);
-    let rest = ingest
+    let rest = records
         .list_events(EventRecord::Accepted, &filter)
         .await
         .unwrap();
     assert_eq!(rest.len(), 1);
     assert_eq!(rest[0].event_id, "evt_acc_0");
 
-    let conflicts = ingest
+    let conflicts = records
         .list_events(EventRecord::Conflict, &EventFilter::default())
         .await
         .unwrap();
@@ -468,7 +473,7 @@ async fn accepted_and_conflicting_events_list_newest_first_by_keyset(backend: Ba
         tenant: Some("globex".into()),
         ..Default::default()
     };
-    assert!(ingest
+    assert!(records
         .list_events(EventRecord::Accepted, &other_tenant)
         .await
         .unwrap()
@@ -477,9 +482,9 @@ async fn accepted_and_conflicting_events_list_newest_first_by_keyset(backend: Ba
 
 async fn input_the_store_cannot_hold_is_never_an_outage(backend: Backend) {
     let s = open_store(backend).await;
-    let ingest = s.store.ingest();
+    let records = s.store.records();
     // PostgreSQL refuses NUL in text; SQLite and Redis hold it.
-    let answer = ingest.processed_event(&key("evt\0nul")).await;
+    let answer = records.processed_event(&key("evt\0nul")).await;
     match (backend, answer) {
         (Backend::Embedded, Ok(None)) => {}
         (Backend::Redis | Backend::Cluster, Err(e)) => {
@@ -491,7 +496,7 @@ async fn input_the_store_cannot_hold_is_never_an_outage(backend: Backend) {
         tenant: Some("acme\0".into()),
         ..Default::default()
     };
-    match (backend, s.store.queue().list(&filter).await) {
+    match (backend, s.store.records().list(&filter).await) {
         (Backend::Embedded, Ok(rows)) => assert!(rows.is_empty()),
         (Backend::Redis | Backend::Cluster, Err(e)) => assert!(e.is_input(), "{e:?}"),
         (_, other) => panic!("{other:?}"),
@@ -503,7 +508,7 @@ async fn input_the_store_cannot_hold_is_never_an_outage(backend: Backend) {
 /// handed back is due again at once, for anyone, with no attempt counted.
 async fn a_lease_skips_handlers_and_takes_back_what_is_handed_back(backend: Backend) {
     let s = open_store(backend).await;
-    let (ingest, queue) = (s.store.ingest(), s.store.queue());
+    let (ingest, records) = (s.store.ingest(), s.store.records());
     for (id, handlers) in [
         ("evt_skip_1", &["h1", "h2", "h3"][..]),
         ("evt_skip_2", &["h1", "h2"][..]),
@@ -521,7 +526,7 @@ async fn a_lease_skips_handlers_and_takes_back_what_is_handed_back(backend: Back
             .collect()
     };
     let pair = |e: &str, h: &str| (e.to_string(), h.to_string());
-    let held = queue
+    let held = records
         .lease("w1", 10, lease, LeaseFrom::Only(&["h2"]))
         .await
         .unwrap();
@@ -530,7 +535,7 @@ async fn a_lease_skips_handlers_and_takes_back_what_is_handed_back(backend: Back
     assert_eq!(h2, [pair("evt_skip_1", "h2"), pair("evt_skip_2", "h2")]);
     let back = held.iter().find(|d| d.event_id == "evt_skip_1").unwrap();
     let mut two = taken(
-        &queue
+        &records
             .lease("w1", 2, lease, LeaseFrom::Only(&["h1", "h3"]))
             .await
             .unwrap(),
@@ -541,23 +546,23 @@ async fn a_lease_skips_handlers_and_takes_back_what_is_handed_back(backend: Back
         [pair("evt_skip_1", "h1"), pair("evt_skip_1", "h3")],
         "the earliest due of both handlers, no more than asked"
     );
-    assert!(queue
+    assert!(records
         .lease("w1", 10, lease, LeaseFrom::Only(&[]))
         .await
         .unwrap()
         .is_empty());
-    queue.give_back(back, "someone-else").await.unwrap();
+    records.give_back(back, "someone-else").await.unwrap();
     assert!(
-        queue
+        records
             .lease("w2", 10, lease, LeaseFrom::Only(&["h2"]))
             .await
             .unwrap()
             .is_empty(),
         "only the holder can hand it back"
     );
-    queue.give_back(back, "w1").await.unwrap();
+    records.give_back(back, "w1").await.unwrap();
     let mut again = taken(
-        &queue
+        &records
             .lease("w2", 10, lease, LeaseFrom::Every)
             .await
             .unwrap(),

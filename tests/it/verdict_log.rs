@@ -35,7 +35,7 @@ fn outcome(verdict: RequestVerdict) -> VerdictFilter {
 
 async fn verdicts_list_newest_first_filtered_and_are_pruned_by_age(backend: Backend) {
     let s = open_store(backend).await;
-    let ingest = s.store.ingest();
+    let records = s.store.records();
     let t0 = 1_790_000_000_000;
     use RequestVerdict::*;
     let batch: Vec<_> = [
@@ -50,10 +50,10 @@ async fn verdicts_list_newest_first_filtered_and_are_pruned_by_age(backend: Back
     .enumerate()
     .map(|(n, (id, v))| entry(id, *v, t0 + n as i64 * 1000))
     .collect();
-    ingest.log_verdicts(&batch[..3]).await.unwrap();
-    ingest.log_verdicts(&batch[3..]).await.unwrap();
+    records.log_verdicts(&batch[..3]).await.unwrap();
+    records.log_verdicts(&batch[3..]).await.unwrap();
 
-    let all = ingest.list_verdicts(&Default::default()).await.unwrap();
+    let all = records.list_verdicts(&Default::default()).await.unwrap();
     let seen: Vec<_> = all
         .iter()
         .map(|v| (v.event_id.as_str(), v.verdict.as_str()))
@@ -77,11 +77,11 @@ async fn verdicts_list_newest_first_filtered_and_are_pruned_by_age(backend: Back
 
     let mut dups = outcome(Duplicate);
     dups.event.limit = Some(1);
-    let first = ingest.list_verdicts(&dups).await.unwrap();
+    let first = records.list_verdicts(&dups).await.unwrap();
     assert_eq!(first.len(), 1);
     assert_eq!(first[0].received_ms, t0 + 4000);
     dups.event.before_id = Some(first[0].id);
-    let next = ingest.list_verdicts(&dups).await.unwrap();
+    let next = records.list_verdicts(&dups).await.unwrap();
     assert_eq!(
         next.iter().map(|v| v.received_ms).collect::<Vec<_>>(),
         [t0 + 1000],
@@ -97,12 +97,12 @@ async fn verdicts_list_newest_first_filtered_and_are_pruned_by_age(backend: Back
         },
         ..Default::default()
     };
-    let in_window = ingest.list_verdicts(&window).await.unwrap();
+    let in_window = records.list_verdicts(&window).await.unwrap();
     assert_eq!(in_window.len(), 1);
     assert_eq!(in_window[0].verdict, "conflict");
 
-    assert_eq!(ingest.prune_verdicts(t0 + 3000).await.unwrap(), 3);
-    let left = ingest.list_verdicts(&Default::default()).await.unwrap();
+    assert_eq!(records.prune_verdicts(t0 + 3000).await.unwrap(), 3);
+    let left = records.list_verdicts(&Default::default()).await.unwrap();
     assert_eq!(left.len(), 3);
     assert!(left.iter().all(|v| v.received_ms >= t0 + 3000));
 }

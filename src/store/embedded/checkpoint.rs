@@ -14,7 +14,7 @@
 //! start over from its beginning once every page in it is copied and the
 //! writer begins anew; against a writer that never pauses, a passive
 //! checkpoint rarely gets there. So once the log holds [`RESTART_PAGES`],
-//! the write lane (`lane.rs`) is asked to checkpoint once itself, between
+//! the write lane (`writes.rs`) is asked to checkpoint once itself, between
 //! two transactions: it finds nearly every page already copied, and the
 //! log starts over at its next transaction. The log stays under about
 //! `RESTART_PAGES` pages, and is cut back to [`KEEP_BYTES`] when it starts

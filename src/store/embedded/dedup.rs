@@ -1,6 +1,6 @@
 //! The embedded store's dedup state (`dedup_key`) and the writes that move
 //! it with the records they write. Claims, commits and deliveries' records
-//! run in the write lane's transactions (`lane.rs`), which begin
+//! run in the write lane's transactions (`writes.rs`), which begin
 //! IMMEDIATE: they take the file's write lock first (waiting up to
 //! `busy_timeout` for another process, such as the CLI), so a read inside
 //! them is never overtaken by another writer.
@@ -10,7 +10,7 @@ use std::time::Duration;
 use sqlx::{SqliteConnection, SqlitePool};
 
 use super::deliveries::{self, Inserted};
-use super::lane::{Done, Written};
+use super::writes::{Done, Written};
 use crate::provider::VerifiedWebhook;
 use crate::store::handoff::Handoff;
 use crate::store::sql::other_body;

@@ -18,6 +18,12 @@ pub(super) struct Inserted {
     queued: bool,
 }
 
+impl Default for Inserted {
+    fn default() -> Self {
+        Inserted::none()
+    }
+}
+
 impl Inserted {
     /// Nothing inserted.
     pub(super) fn none() -> Self {

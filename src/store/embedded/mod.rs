@@ -7,37 +7,29 @@
 mod checkpoint;
 mod dedup;
 mod deliveries;
-mod lane;
 pub mod owner;
 mod queue;
 mod replay;
+mod writes;
 
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use secrecy::SecretString;
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 use sqlx::Sqlite;
 
-use self::lane::{Lane, Write, Written};
-use super::delivery::{
-    AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, LeaseFrom, Leased,
-    Next, Outcome, QueueDepth,
-};
+use self::writes::{Lane, Shared, Write, Written};
+use super::delivery::{AttemptRecord, Leased, Next, Outcome};
 use super::handoff::Handoff;
-use super::listing::{
-    EventFilter, EventListed, EventRecord, VerdictEntry, VerdictFilter, VerdictListed,
-};
 use super::sql::Tables;
 use super::types::{
-    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, HeldEvent, Inventory, OwnerToken,
-    ProcessedEvent, QuarantinedCopy, RecordOutcome,
+    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, RecordOutcome,
 };
-use super::{DeliveryQueue, IngestStore, OpenError, StoreError};
+use super::{DeliveryQueue, IngestStore, OpenError, RecordStore, StoreError};
 use crate::provider::VerifiedWebhook;
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -57,7 +49,8 @@ pub struct EmbeddedStore {
     /// Deliveries recorded and leased in one transaction, for this
     /// process's workers.
     handoff: Handoff,
-    /// Claims, commits and outcomes, group-committed (`lane.rs`).
+    /// Claims, commits and outcomes, group-committed (`writes.rs`,
+    /// `batching/lane.rs`).
     lane: Lane,
     /// Keeps the background WAL checkpoints going (`checkpoint.rs`).
     _checkpoints: std::sync::Arc<checkpoint::Alive>,
@@ -95,7 +88,13 @@ impl EmbeddedStore {
         let handoff = Handoff::default();
         let checkpoints = checkpoint::start(options);
         Ok(EmbeddedStore {
-            lane: Lane::start(pool.clone(), handoff.clone(), checkpoints.restart.clone()),
+            lane: Lane::start(
+                pool.clone(),
+                Shared {
+                    handoff: handoff.clone(),
+                    restart: checkpoints.restart.clone(),
+                },
+            ),
             tables: Tables::new(pool),
             handoff,
             _checkpoints: checkpoints.alive,
@@ -114,6 +113,10 @@ fn mismatched(op: &'static str, answer: Written) -> StoreError {
 
 #[async_trait]
 impl IngestStore for EmbeddedStore {
+    fn records(&self) -> &dyn RecordStore {
+        &self.tables
+    }
+
     async fn claim(
         &self,
         ev: &VerifiedWebhook,
@@ -178,22 +181,6 @@ impl IngestStore for EmbeddedStore {
         dedup::release(self.pool(), ev, owner).await
     }
 
-    async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
-        self.tables.quarantine(ev).await
-    }
-
-    async fn hold(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
-        self.tables.hold(ev).await
-    }
-
-    async fn held(&self, key: &EventKey) -> Result<Option<HeldEvent>, StoreError> {
-        self.tables.held(key).await
-    }
-
-    async fn mark_released(&self, key: &EventKey) -> Result<bool, StoreError> {
-        self.tables.mark_released(key).await
-    }
-
     async fn ping(&self) -> Result<(), StoreError> {
         self.tables.ping().await
     }
@@ -211,90 +198,8 @@ impl IngestStore for EmbeddedStore {
         })
     }
 
-    async fn processed_event(&self, key: &EventKey) -> Result<Option<ProcessedEvent>, StoreError> {
-        self.tables.processed_event(key).await
-    }
-
     async fn dedup_record(&self, key: &EventKey) -> Result<DedupRecord, StoreError> {
         dedup::record(self.pool(), key).await
-    }
-
-    async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError> {
-        self.tables.quarantined(key).await
-    }
-
-    async fn list_events(
-        &self,
-        record: EventRecord,
-        filter: &EventFilter,
-    ) -> Result<Vec<EventListed>, StoreError> {
-        self.tables.list_events(record, filter).await
-    }
-
-    async fn log_verdicts(&self, entries: &[VerdictEntry]) -> Result<(), StoreError> {
-        self.tables.log_verdicts(entries).await
-    }
-
-    async fn list_verdicts(
-        &self,
-        filter: &VerdictFilter,
-    ) -> Result<Vec<VerdictListed>, StoreError> {
-        self.tables.list_verdicts(filter).await
-    }
-
-    async fn prune_verdicts(&self, before_ms: i64) -> Result<u64, StoreError> {
-        self.tables.prune_verdicts(before_ms).await
-    }
-
-    async fn open_session(
-        &self,
-        id_sha256: &[u8],
-        csrf: &str,
-        expires_ms: i64,
-        now_ms: i64,
-    ) -> Result<(), StoreError> {
-        self.tables
-            .open_session(id_sha256, csrf, expires_ms, now_ms)
-            .await
-    }
-
-    async fn find_session(
-        &self,
-        id_sha256: &[u8],
-        now_ms: i64,
-    ) -> Result<Option<String>, StoreError> {
-        self.tables.find_session(id_sha256, now_ms).await
-    }
-
-    async fn close_session(&self, id_sha256: &[u8]) -> Result<(), StoreError> {
-        self.tables.close_session(id_sha256).await
-    }
-
-    async fn handshake_secret(
-        &self,
-        provider: &str,
-        tenant: &str,
-    ) -> Result<Option<SecretString>, StoreError> {
-        self.tables.handshake_secret(provider, tenant).await
-    }
-
-    async fn keep_handshake_secret(
-        &self,
-        provider: &str,
-        tenant: &str,
-        secret: &str,
-    ) -> Result<bool, StoreError> {
-        self.tables
-            .keep_handshake_secret(provider, tenant, secret)
-            .await
-    }
-
-    async fn reset_handshake_secret(
-        &self,
-        provider: &str,
-        tenant: &str,
-    ) -> Result<bool, StoreError> {
-        self.tables.reset_handshake_secret(provider, tenant).await
     }
 }
 
@@ -302,20 +207,6 @@ impl IngestStore for EmbeddedStore {
 impl DeliveryQueue for EmbeddedStore {
     fn handoff(&self) -> Option<&Handoff> {
         Some(&self.handoff)
-    }
-
-    async fn lease(
-        &self,
-        owner: &str,
-        limit: u32,
-        lease: Duration,
-        from: LeaseFrom<'_>,
-    ) -> Result<Vec<Leased>, StoreError> {
-        self.tables.lease(owner, limit, lease, from).await
-    }
-
-    async fn give_back(&self, delivery: &Leased, owner: &str) -> Result<(), StoreError> {
-        self.tables.give_back(delivery, owner).await
     }
 
     async fn finish(
@@ -333,53 +224,5 @@ impl DeliveryQueue for EmbeddedStore {
             Written::Outcome(owned) => Ok(owned),
             other => Err(mismatched("finish", other)),
         }
-    }
-
-    async fn list(&self, filter: &DeliveryFilter) -> Result<Vec<DeliveryView>, StoreError> {
-        self.tables.list(filter).await
-    }
-
-    async fn attempts(&self, delivery_id: i64) -> Result<Vec<AttemptView>, StoreError> {
-        self.tables.attempts(delivery_id).await
-    }
-
-    async fn payload(&self, delivery_id: i64) -> Result<Option<Leased>, StoreError> {
-        self.tables.payload(delivery_id).await
-    }
-
-    async fn requeue(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
-        self.tables.requeue(filter).await
-    }
-
-    async fn depth(&self) -> Result<QueueDepth, StoreError> {
-        self.tables.depth().await
-    }
-
-    async fn count(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
-        self.tables.count(filter).await
-    }
-
-    async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
-        self.tables.depth_by_handler().await
-    }
-
-    async fn oldest_pending(&self) -> Result<Vec<(String, i64)>, StoreError> {
-        self.tables.oldest_pending().await
-    }
-
-    async fn alert_fire(
-        &self,
-        rule: &str,
-        handler: &str,
-        now_ms: i64,
-        quiet_since_ms: i64,
-    ) -> Result<bool, StoreError> {
-        self.tables
-            .alert_fire(rule, handler, now_ms, quiet_since_ms)
-            .await
-    }
-
-    async fn alert_resolve(&self, rule: &str, handler: &str) -> Result<bool, StoreError> {
-        self.tables.alert_resolve(rule, handler).await
     }
 }

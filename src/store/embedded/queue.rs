@@ -1,5 +1,5 @@
 //! Recording a delivery attempt on SQLite, in the write lane's
-//! transaction (`lane.rs`) with whatever else was queued: two statements
+//! transaction (`writes.rs`) with whatever else was queued: two statements
 //! sent as one.
 
 use sqlx::SqliteConnection;

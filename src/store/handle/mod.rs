@@ -1,6 +1,7 @@
 //! [`Store`]: the handle the receiver, the workers and the operators' tools
-//! use. It holds the configured backend behind the two traits and bounds
-//! every call with `store.timeout`: a hung store must never hang a request.
+//! use. It holds the configured backend behind the two traits, and its
+//! shared statements ([`RecordStore`]), and bounds every call with
+//! `store.timeout`: a hung store must never hang a request.
 //! The receiving side's calls are here, the delivery queue's in `queue`.
 
 mod queue;
@@ -17,7 +18,7 @@ use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, HeldEvent, Inventory, OwnerToken,
     ProcessedEvent, QuarantinedCopy, RecordOutcome,
 };
-use super::{DeliveryQueue, IngestStore, StoreError};
+use super::{DeliveryQueue, IngestStore, RecordStore, StoreError};
 use crate::provider::VerifiedWebhook;
 
 /// The configured backend. Cheap to clone: clones share it.
@@ -86,6 +87,12 @@ impl Store {
     /// The backend's queue, unbounded.
     pub fn queue(&self) -> &dyn DeliveryQueue {
         &*self.queue
+    }
+
+    /// The statements both backends share, unbounded (the contract suite
+    /// drives them).
+    pub fn records(&self) -> &dyn RecordStore {
+        self.ingest.records()
     }
 
     async fn bounded<T>(
@@ -169,19 +176,20 @@ impl Store {
     }
 
     pub async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
-        self.bounded("quarantine", self.ingest.quarantine(ev)).await
+        self.bounded("quarantine", self.records().quarantine(ev))
+            .await
     }
 
     pub async fn hold(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
-        self.bounded("hold", self.ingest.hold(ev)).await
+        self.bounded("hold", self.records().hold(ev)).await
     }
 
     pub async fn held(&self, key: &EventKey) -> Result<Option<HeldEvent>, StoreError> {
-        self.bounded("lookup", self.ingest.held(key)).await
+        self.bounded("lookup", self.records().held(key)).await
     }
 
     pub async fn mark_released(&self, key: &EventKey) -> Result<bool, StoreError> {
-        self.bounded("release", self.ingest.mark_released(key))
+        self.bounded("release", self.records().mark_released(key))
             .await
     }
 
@@ -204,7 +212,7 @@ impl Store {
         event_id: &str,
     ) -> Result<Option<ProcessedEvent>, StoreError> {
         let key = EventKey::new(provider, tenant, event_id);
-        self.bounded("lookup", self.ingest.processed_event(&key))
+        self.bounded("lookup", self.records().processed_event(&key))
             .await
     }
 
@@ -213,7 +221,8 @@ impl Store {
     }
 
     pub async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError> {
-        self.bounded("lookup", self.ingest.quarantined(key)).await
+        self.bounded("lookup", self.records().quarantined(key))
+            .await
     }
 
     pub async fn list_events(
@@ -221,12 +230,12 @@ impl Store {
         record: EventRecord,
         filter: &EventFilter,
     ) -> Result<Vec<EventListed>, StoreError> {
-        self.bounded("list", self.ingest.list_events(record, filter))
+        self.bounded("list", self.records().list_events(record, filter))
             .await
     }
 
     pub async fn log_verdicts(&self, entries: &[VerdictEntry]) -> Result<(), StoreError> {
-        self.bounded("verdict log", self.ingest.log_verdicts(entries))
+        self.bounded("verdict log", self.records().log_verdicts(entries))
             .await
     }
 
@@ -234,12 +243,12 @@ impl Store {
         &self,
         filter: &VerdictFilter,
     ) -> Result<Vec<VerdictListed>, StoreError> {
-        self.bounded("list", self.ingest.list_verdicts(filter))
+        self.bounded("list", self.records().list_verdicts(filter))
             .await
     }
 
     pub async fn prune_verdicts(&self, before_ms: i64) -> Result<u64, StoreError> {
-        self.bounded("verdict prune", self.ingest.prune_verdicts(before_ms))
+        self.bounded("verdict prune", self.records().prune_verdicts(before_ms))
             .await
     }
 
@@ -252,7 +261,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         self.bounded(
             "session",
-            self.ingest
+            self.records()
                 .open_session(id_sha256, csrf, expires_ms, now_ms),
         )
         .await
@@ -263,12 +272,12 @@ impl Store {
         id_sha256: &[u8],
         now_ms: i64,
     ) -> Result<Option<String>, StoreError> {
-        self.bounded("session", self.ingest.find_session(id_sha256, now_ms))
+        self.bounded("session", self.records().find_session(id_sha256, now_ms))
             .await
     }
 
     pub async fn close_session(&self, id_sha256: &[u8]) -> Result<(), StoreError> {
-        self.bounded("session", self.ingest.close_session(id_sha256))
+        self.bounded("session", self.records().close_session(id_sha256))
             .await
     }
 
@@ -277,8 +286,11 @@ impl Store {
         provider: &str,
         tenant: &str,
     ) -> Result<Option<secrecy::SecretString>, StoreError> {
-        self.bounded("handshake", self.ingest.handshake_secret(provider, tenant))
-            .await
+        self.bounded(
+            "handshake",
+            self.records().handshake_secret(provider, tenant),
+        )
+        .await
     }
 
     pub async fn keep_handshake_secret(
@@ -289,7 +301,8 @@ impl Store {
     ) -> Result<bool, StoreError> {
         self.bounded(
             "handshake",
-            self.ingest.keep_handshake_secret(provider, tenant, secret),
+            self.records()
+                .keep_handshake_secret(provider, tenant, secret),
         )
         .await
     }
@@ -301,7 +314,7 @@ impl Store {
     ) -> Result<bool, StoreError> {
         self.bounded(
             "handshake",
-            self.ingest.reset_handshake_secret(provider, tenant),
+            self.records().reset_handshake_secret(provider, tenant),
         )
         .await
     }

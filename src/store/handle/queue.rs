@@ -19,7 +19,7 @@ impl Store {
         lease: Duration,
         from: LeaseFrom<'_>,
     ) -> Result<Vec<Leased>, StoreError> {
-        self.bounded("lease", self.queue.lease(owner, limit, lease, from))
+        self.bounded("lease", self.records().lease(owner, limit, lease, from))
             .await
     }
 
@@ -28,7 +28,7 @@ impl Store {
         delivery: &Leased,
         owner: &str,
     ) -> Result<(), StoreError> {
-        self.bounded("lease", self.queue.give_back(delivery, owner))
+        self.bounded("lease", self.records().give_back(delivery, owner))
             .await
     }
 
@@ -47,45 +47,47 @@ impl Store {
         &self,
         filter: &DeliveryFilter,
     ) -> Result<Vec<DeliveryView>, StoreError> {
-        self.bounded("list", self.queue.list(filter)).await
+        self.bounded("list", self.records().list(filter)).await
     }
 
     pub async fn delivery_attempts(
         &self,
         delivery_id: i64,
     ) -> Result<Vec<AttemptView>, StoreError> {
-        self.bounded("attempts", self.queue.attempts(delivery_id))
+        self.bounded("attempts", self.records().attempts(delivery_id))
             .await
     }
 
     pub async fn requeue(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
-        self.bounded("requeue", self.queue.requeue(filter)).await
+        self.bounded("requeue", self.records().requeue(filter))
+            .await
     }
 
     pub async fn queue_depth(&self) -> Result<QueueDepth, StoreError> {
-        self.bounded("depth", self.queue.depth()).await
+        self.bounded("depth", self.records().depth()).await
     }
 
     pub async fn delivery_payload(&self, delivery_id: i64) -> Result<Option<Leased>, StoreError> {
-        self.bounded("payload", self.queue.payload(delivery_id))
+        self.bounded("payload", self.records().payload(delivery_id))
             .await
     }
 
     pub async fn count_deliveries(&self, filter: &DeliveryFilter) -> Result<u64, StoreError> {
-        self.bounded("count", self.queue.count(filter)).await
+        self.bounded("count", self.records().count(filter)).await
     }
 
     pub async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
-        self.bounded("depth", self.queue.depth_by_handler()).await
-    }
-
-    /// See [`DeliveryQueue::oldest_pending`].
-    pub async fn oldest_pending(&self) -> Result<Vec<(String, i64)>, StoreError> {
-        self.bounded("oldest_pending", self.queue.oldest_pending())
+        self.bounded("depth", self.records().depth_by_handler())
             .await
     }
 
-    /// See [`DeliveryQueue::alert_fire`].
+    /// See [`AlertStates::oldest_pending`](crate::store::AlertStates::oldest_pending).
+    pub async fn oldest_pending(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        self.bounded("oldest_pending", self.records().oldest_pending())
+            .await
+    }
+
+    /// See [`AlertStates::alert_fire`](crate::store::AlertStates::alert_fire).
     pub async fn alert_fire(
         &self,
         rule: &str,
@@ -95,14 +97,15 @@ impl Store {
     ) -> Result<bool, StoreError> {
         self.bounded(
             "alert_state",
-            self.queue.alert_fire(rule, handler, now_ms, quiet_since_ms),
+            self.records()
+                .alert_fire(rule, handler, now_ms, quiet_since_ms),
         )
         .await
     }
 
-    /// See [`DeliveryQueue::alert_resolve`].
+    /// See [`AlertStates::alert_resolve`](crate::store::AlertStates::alert_resolve).
     pub async fn alert_resolve(&self, rule: &str, handler: &str) -> Result<bool, StoreError> {
-        self.bounded("alert_state", self.queue.alert_resolve(rule, handler))
+        self.bounded("alert_state", self.records().alert_resolve(rule, handler))
             .await
     }
 }

@@ -1,4 +1,4 @@
-//! The group-committed writes (see `group_commit.rs`): critical events with
+//! The group-committed writes (see `batching/group_commit.rs`): critical events with
 //! their deliveries, deliveries alone, and delivery outcomes. Each batch is
 //! one statement (`sql.rs`); the rare items its answer leaves open (a row
 //! or deliveries that already existed) get a statement of their own, whose
@@ -12,8 +12,8 @@ use sqlx::Row;
 
 use super::sql::{ALIGN_ROW_WITH_DELIVERIES, RECORD_DELIVERIES, RECORD_EVENTS, RECORD_OUTCOMES};
 use crate::provider::VerifiedWebhook;
+use crate::store::batching::Batch;
 use crate::store::delivery::{DeliveryState, Next, Outcome};
-use crate::store::group_commit::Batch;
 use crate::store::handoff::{handed, Handoff, Ticket};
 use crate::store::sql::{other_body, OtherBody};
 use crate::store::types::{ms, now_ms};

@@ -5,7 +5,6 @@ use super::batch::{PendingEvent, Recorded};
 use super::PgStore;
 use crate::provider::VerifiedWebhook;
 use crate::store::sql::OtherBody;
-use crate::store::types::{EventKey, ProcessedEvent, QuarantinedCopy};
 use crate::store::StoreError;
 
 impl PgStore {
@@ -36,10 +35,6 @@ impl PgStore {
             .await
     }
 
-    pub(crate) async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
-        self.tables.quarantine(ev).await
-    }
-
     /// The shared tables, for statements written once for both dialects.
     pub(crate) fn tables(&self) -> &crate::store::sql::Tables<sqlx::Postgres> {
         &self.tables
@@ -52,19 +47,5 @@ impl PgStore {
     /// (processed_event rows, quarantined requests).
     pub(crate) async fn counts(&self) -> Result<(u64, u64), StoreError> {
         self.tables.counts().await
-    }
-
-    pub(crate) async fn processed_event(
-        &self,
-        key: &EventKey,
-    ) -> Result<Option<ProcessedEvent>, StoreError> {
-        self.tables.processed_event(key).await
-    }
-
-    pub(crate) async fn quarantined(
-        &self,
-        key: &EventKey,
-    ) -> Result<Vec<QuarantinedCopy>, StoreError> {
-        self.tables.quarantined(key).await
     }
 }

@@ -22,7 +22,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{Executor, Postgres};
 
 use self::batch::{DeliveryBatch, OutcomeBatch, RecordBatch};
-use super::group_commit::GroupCommit;
+use super::batching::GroupCommit;
 use super::handoff::Handoff;
 use super::sql::Tables;
 use super::OpenError;

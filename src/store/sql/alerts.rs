@@ -2,12 +2,15 @@
 //! handler's oldest pending delivery, and the `alert_state` row that makes
 //! one node of many send an alert (and its resolve) once.
 
+use async_trait::async_trait;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
 use super::{Dialect, Tables};
+use crate::store::records::AlertStates;
 use crate::store::StoreError;
 
-impl<DB> Tables<DB>
+#[async_trait]
+impl<DB> AlertStates for Tables<DB>
 where
     DB: Dialect,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
@@ -18,7 +21,7 @@ where
 {
     /// Per handler with a pending delivery, when its oldest was created
     /// (ms since the epoch).
-    pub(crate) async fn oldest_pending(&self) -> Result<Vec<(String, i64)>, StoreError> {
+    async fn oldest_pending(&self) -> Result<Vec<(String, i64)>, StoreError> {
         sqlx::query_as(
             "SELECT handler, MIN(created_ms) FROM delivery WHERE state = 'pending'
              GROUP BY handler ORDER BY handler",
@@ -31,7 +34,7 @@ where
     /// Mark `rule` for `handler` firing at `now_ms`, if it was not firing
     /// and its last alert was sent at or before `quiet_since_ms`: `true`
     /// when this caller is the one to send the alert.
-    pub(crate) async fn alert_fire(
+    async fn alert_fire(
         &self,
         rule: &str,
         handler: &str,
@@ -55,11 +58,7 @@ where
 
     /// Mark `rule` for `handler` resolved, if it was firing: `true` when
     /// this caller is the one to send the resolve.
-    pub(crate) async fn alert_resolve(
-        &self,
-        rule: &str,
-        handler: &str,
-    ) -> Result<bool, StoreError> {
+    async fn alert_resolve(&self, rule: &str, handler: &str) -> Result<bool, StoreError> {
         let done = sqlx::query::<DB>(
             "UPDATE alert_state SET firing = 0 WHERE rule = $1 AND handler = $2 AND firing = 1",
         )

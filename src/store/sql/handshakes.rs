@@ -2,13 +2,16 @@
 //! in both dialects: one per provider and tenant, kept first-come until an
 //! operator resets it.
 
+use async_trait::async_trait;
 use secrecy::SecretString;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
 use super::{Dialect, Tables};
+use crate::store::records::HandshakeSecrets;
 use crate::store::StoreError;
 
-impl<DB> Tables<DB>
+#[async_trait]
+impl<DB> HandshakeSecrets for Tables<DB>
 where
     DB: Dialect,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
@@ -17,7 +20,7 @@ where
     (String,): for<'r> FromRow<'r, DB::Row>,
 {
     /// The secret stored for this provider and tenant, if any.
-    pub(crate) async fn handshake_secret(
+    async fn handshake_secret(
         &self,
         provider: &str,
         tenant: &str,
@@ -35,7 +38,7 @@ where
 
     /// Store `secret` unless one is stored already (first come, in one
     /// statement); whether it was.
-    pub(crate) async fn keep_handshake_secret(
+    async fn keep_handshake_secret(
         &self,
         provider: &str,
         tenant: &str,
@@ -59,7 +62,7 @@ where
 
     /// Forget the stored secret, so the next handshake is accepted;
     /// whether there was one.
-    pub(crate) async fn reset_handshake_secret(
+    async fn reset_handshake_secret(
         &self,
         provider: &str,
         tenant: &str,

@@ -3,17 +3,20 @@
 //! seen again under another within the replay window. Held, counted,
 //! listed, and released to the handlers by an operator; never dropped.
 
+use async_trait::async_trait;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
 use super::{Dialect, Tables};
 use crate::provider::VerifiedWebhook;
+use crate::store::records::HeldEvents;
 use crate::store::types::{EventKey, HeldEvent};
 use crate::store::StoreError;
 
 /// Why an event is held.
 pub(crate) const SUSPECTED_REPLAY: &str = "suspected_replay";
 
-impl<DB> Tables<DB>
+#[async_trait]
+impl<DB> HeldEvents for Tables<DB>
 where
     DB: Dialect,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
@@ -26,7 +29,7 @@ where
 {
     /// Hold `ev`: a new record, or one more copy of one already held under
     /// its event ID (the provider retrying what it was answered).
-    pub(crate) async fn hold(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
+    async fn hold(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO held_event (provider, tenant, event_id, event_type, reason, body_sha256,
                                      body, content_type, forwarded, query)
@@ -52,7 +55,7 @@ where
     }
 
     /// The held record of one event, released or not.
-    pub(crate) async fn held(&self, key: &EventKey) -> Result<Option<HeldEvent>, StoreError> {
+    async fn held(&self, key: &EventKey) -> Result<Option<HeldEvent>, StoreError> {
         sqlx::query_as(
             "SELECT provider, tenant, event_id, event_type, reason, body_sha256, body,
                     content_type, forwarded, query, copies, first_seen_at, last_seen_at, released_at
@@ -68,7 +71,7 @@ where
 
     /// Mark a held event released (its deliveries are recorded); whether
     /// it was held and not released before.
-    pub(crate) async fn mark_released(&self, key: &EventKey) -> Result<bool, StoreError> {
+    async fn mark_released(&self, key: &EventKey) -> Result<bool, StoreError> {
         let done = sqlx::query(&format!(
             "UPDATE held_event SET released_at = {now}
              WHERE provider = $1 AND tenant = $2 AND event_id = $3 AND released_at IS NULL",

@@ -2,6 +2,7 @@
 //! `processed_event` lookups, what body an event is recorded with, and the
 //! quarantine of conflicting copies.
 
+use async_trait::async_trait;
 use sha2::{Digest, Sha256};
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
@@ -9,6 +10,7 @@ use super::filter::{self, bind, Param};
 use super::{Dialect, Tables};
 use crate::provider::VerifiedWebhook;
 use crate::store::listing::{EventFilter, EventListed, EventRecord};
+use crate::store::records::EventRecords;
 use crate::store::types::{EventKey, ProcessedEvent, QuarantinedCopy};
 use crate::store::StoreError;
 
@@ -84,19 +86,14 @@ where
     Ok(row.map(OtherBody::from))
 }
 
+/// What the backends ask of their own SQL database, beside the shared
+/// records: whether it answers, and the counts of the inventory.
 impl<DB> Tables<DB>
 where
     DB: Dialect,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
-    for<'q> &'q str: Encode<'q, DB> + Type<DB>,
-    for<'q> Option<&'q str>: Encode<'q, DB> + Type<DB>,
-    for<'q> &'q [u8]: Encode<'q, DB> + Type<DB>,
-    ProcessedEvent: for<'r> FromRow<'r, DB::Row>,
-    QuarantinedCopy: for<'r> FromRow<'r, DB::Row>,
-    EventListed: for<'r> FromRow<'r, DB::Row>,
     (i64, i64): for<'r> FromRow<'r, DB::Row>,
-    for<'q> i64: Encode<'q, DB> + Type<DB>,
 {
     pub(crate) async fn ping(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1")
@@ -117,11 +114,23 @@ where
         .map_err(StoreError::sqlx("inventory"))?;
         Ok((processed as u64, quarantined as u64))
     }
+}
 
-    pub(crate) async fn processed_event(
-        &self,
-        key: &EventKey,
-    ) -> Result<Option<ProcessedEvent>, StoreError> {
+#[async_trait]
+impl<DB> EventRecords for Tables<DB>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> &'q str: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<&'q str>: Encode<'q, DB> + Type<DB>,
+    for<'q> &'q [u8]: Encode<'q, DB> + Type<DB>,
+    ProcessedEvent: for<'r> FromRow<'r, DB::Row>,
+    QuarantinedCopy: for<'r> FromRow<'r, DB::Row>,
+    EventListed: for<'r> FromRow<'r, DB::Row>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+{
+    async fn processed_event(&self, key: &EventKey) -> Result<Option<ProcessedEvent>, StoreError> {
         sqlx::query_as(
             "SELECT provider, tenant, event_id, event_type, body_sha256, body, content_type,
                     received_at
@@ -138,7 +147,7 @@ where
     /// Keep a conflicting request: a new record for a new body, one more
     /// copy (and the time it was last seen) for a body already kept, so a
     /// provider retrying a conflict for days does not pile up rows.
-    pub(crate) async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
+    async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO conflict_quarantine
                  (provider, tenant, event_id, event_type, body_sha256, body, content_type)
@@ -160,10 +169,7 @@ where
         Ok(())
     }
 
-    pub(crate) async fn quarantined(
-        &self,
-        key: &EventKey,
-    ) -> Result<Vec<QuarantinedCopy>, StoreError> {
+    async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError> {
         sqlx::query_as(
             "SELECT event_type, body_sha256, body, content_type, copies, first_seen_at,
                     last_seen_at
@@ -180,7 +186,7 @@ where
 
     /// Accepted (critical) or conflicting events, newest first: each page
     /// a range scan of the primary key from the cursor.
-    pub(crate) async fn list_events(
+    async fn list_events(
         &self,
         record: EventRecord,
         f: &EventFilter,

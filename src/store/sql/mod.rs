@@ -69,8 +69,8 @@ impl Dialect for Sqlite {
     }
 }
 
-/// The shared tables of one database. The statements are in `ledger.rs`
-/// and `queue.rs`, written once for both dialects.
+/// The shared tables of one database: the [`crate::store::RecordStore`],
+/// its statements in this module's files, written once for both dialects.
 #[derive(Debug)]
 pub(crate) struct Tables<DB: Database> {
     pub(crate) pool: Pool<DB>,

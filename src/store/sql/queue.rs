@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use async_trait::async_trait;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
 use super::filter::{self, bind, Param};
@@ -13,10 +14,12 @@ use crate::store::delivery::{
     AttemptRow, AttemptView, DeliveryFilter, DeliveryRow, DeliveryView, HandlerCounts,
     HandlerDepth, LeaseFrom, Leased, LeasedRow, QueueDepth, DELIVERY_COLUMNS, LEASED_COLUMNS,
 };
+use crate::store::records::DeliveryRecords;
 use crate::store::types::ms;
 use crate::store::StoreError;
 
-impl<DB> Tables<DB>
+#[async_trait]
+impl<DB> DeliveryRecords for Tables<DB>
 where
     DB: Dialect,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
@@ -31,7 +34,7 @@ where
 {
     /// Lease up to `limit` due deliveries to `owner` for `lease`, of the
     /// handlers `from` names, in due order.
-    pub(crate) async fn lease(
+    async fn lease(
         &self,
         owner: &str,
         limit: u32,
@@ -107,7 +110,7 @@ where
     }
 
     /// Hand a leased delivery back, unattempted and due now.
-    pub(crate) async fn give_back(&self, delivery: &Leased, owner: &str) -> Result<(), StoreError> {
+    async fn give_back(&self, delivery: &Leased, owner: &str) -> Result<(), StoreError> {
         let statement = format!(
             "UPDATE delivery SET lease_owner = NULL, lease_until_ms = NULL,
                                  next_attempt_ms = {now}
@@ -123,7 +126,7 @@ where
         Ok(())
     }
 
-    pub(crate) async fn list(&self, f: &DeliveryFilter) -> Result<Vec<DeliveryView>, StoreError> {
+    async fn list(&self, f: &DeliveryFilter) -> Result<Vec<DeliveryView>, StoreError> {
         let (conditions, params) = filter::deliveries(f);
         // Newest first walks the primary key backwards: with `before_id`
         // as the cursor, each page is an index range scan (keyset
@@ -145,7 +148,7 @@ where
     /// A delivery's attempts by time: `attempt` counts from 1 again each
     /// time the delivery is queued again (a replay, a redelivery), so it
     /// does not order them.
-    pub(crate) async fn attempts(&self, delivery_id: i64) -> Result<Vec<AttemptView>, StoreError> {
+    async fn attempts(&self, delivery_id: i64) -> Result<Vec<AttemptView>, StoreError> {
         let rows: Vec<AttemptRow> = sqlx::query_as(
             "SELECT attempt, started_ms, status, latency_ms, response_body, error
              FROM delivery_attempt WHERE delivery_id = $1 ORDER BY started_ms, id",
@@ -158,7 +161,7 @@ where
     }
 
     /// The body a delivery carries (the same columns a lease reads).
-    pub(crate) async fn payload(&self, delivery_id: i64) -> Result<Option<Leased>, StoreError> {
+    async fn payload(&self, delivery_id: i64) -> Result<Option<Leased>, StoreError> {
         let row: Option<LeasedRow> = sqlx::query_as(&format!(
             "SELECT {LEASED_COLUMNS} FROM delivery WHERE id = $1"
         ))
@@ -172,7 +175,7 @@ where
     /// Requeue matching deliveries, due now, attempts reset. A pending row
     /// is queued already, and a leased one is being attempted right now:
     /// both are left alone.
-    pub(crate) async fn requeue(&self, f: &DeliveryFilter) -> Result<u64, StoreError> {
+    async fn requeue(&self, f: &DeliveryFilter) -> Result<u64, StoreError> {
         let (conditions, params) = filter::deliveries(f);
         let statement = format!(
             "UPDATE delivery SET state = 'pending', attempts = 0, next_attempt_ms = {now},
@@ -188,7 +191,7 @@ where
         Ok(DB::rows_affected(&done))
     }
 
-    pub(crate) async fn depth(&self) -> Result<QueueDepth, StoreError> {
+    async fn depth(&self) -> Result<QueueDepth, StoreError> {
         let (pending, dead): (i64, i64) = sqlx::query_as(
             "SELECT COUNT(*) FILTER (WHERE state = 'pending'),
                     COUNT(*) FILTER (WHERE state = 'dead')
@@ -203,7 +206,7 @@ where
         })
     }
 
-    pub(crate) async fn count(&self, f: &DeliveryFilter) -> Result<u64, StoreError> {
+    async fn count(&self, f: &DeliveryFilter) -> Result<u64, StoreError> {
         let (conditions, params) = filter::deliveries(f);
         // The second column only fits the row type the bounds already name.
         let statement =
@@ -215,7 +218,7 @@ where
         Ok(n as u64)
     }
 
-    pub(crate) async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
+    async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
         // One count per state, each an index scan (the pending and dead
         // indexes), then merged: a filter on both states at once makes
         // PostgreSQL scan the whole table, delivered rows and all.

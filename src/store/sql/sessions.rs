@@ -1,16 +1,19 @@
 //! Console sessions (`console_session`), in both dialects: in the shared
 //! store, so every node knows a session whichever node opened it.
 
+use async_trait::async_trait;
 use sqlx::{Encode, Executor, IntoArguments, Type};
 
 use super::{Dialect, Tables};
+use crate::store::records::Sessions;
 use crate::store::StoreError;
 
 /// Sessions kept at most; opening one past it drops the soonest to expire
 /// (only token holders open sessions: this bounds a careless script).
 const MAX_SESSIONS: i64 = 1000;
 
-impl<DB> Tables<DB>
+#[async_trait]
+impl<DB> Sessions for Tables<DB>
 where
     DB: Dialect,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
@@ -21,7 +24,7 @@ where
     (String,): for<'r> sqlx::FromRow<'r, DB::Row>,
 {
     /// Keep a session (expired ones, and the excess, go first).
-    pub(crate) async fn open_session(
+    async fn open_session(
         &self,
         id_sha256: &[u8],
         csrf: &str,
@@ -54,7 +57,7 @@ where
     }
 
     /// The CSRF token of a live session.
-    pub(crate) async fn find_session(
+    async fn find_session(
         &self,
         id_sha256: &[u8],
         now_ms: i64,
@@ -70,7 +73,7 @@ where
         Ok(row.map(|(csrf,)| csrf))
     }
 
-    pub(crate) async fn close_session(&self, id_sha256: &[u8]) -> Result<(), StoreError> {
+    async fn close_session(&self, id_sha256: &[u8]) -> Result<(), StoreError> {
         sqlx::query::<DB>("DELETE FROM console_session WHERE id_sha256 = $1")
             .bind(id_sha256)
             .execute(&self.pool)

@@ -2,17 +2,20 @@
 //! batches by [`crate::store::VerdictLog`], listed newest first by keyset,
 //! pruned by age.
 
+use async_trait::async_trait;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
 use super::filter::{self, bind, Param};
 use super::{Dialect, Tables};
 use crate::store::listing::{VerdictEntry, VerdictFilter, VerdictListed, PRUNE_CHUNK};
+use crate::store::records::VerdictRecords;
 use crate::store::StoreError;
 
 /// Columns an entry binds.
 const COLUMNS: usize = 8;
 
-impl<DB> Tables<DB>
+#[async_trait]
+impl<DB> VerdictRecords for Tables<DB>
 where
     DB: Dialect,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
@@ -23,7 +26,7 @@ where
     VerdictListed: for<'r> FromRow<'r, DB::Row>,
 {
     /// One multi-row insert for the whole batch.
-    pub(crate) async fn log_verdicts(&self, entries: &[VerdictEntry]) -> Result<(), StoreError> {
+    async fn log_verdicts(&self, entries: &[VerdictEntry]) -> Result<(), StoreError> {
         if entries.is_empty() {
             return Ok(());
         }
@@ -61,10 +64,7 @@ where
 
     /// Verdicts newest first: each page a range scan of the primary key
     /// from the cursor.
-    pub(crate) async fn list_verdicts(
-        &self,
-        f: &VerdictFilter,
-    ) -> Result<Vec<VerdictListed>, StoreError> {
+    async fn list_verdicts(&self, f: &VerdictFilter) -> Result<Vec<VerdictListed>, StoreError> {
         let (conditions, params) = filter::verdicts(f);
         let statement = format!(
             "SELECT id, provider, tenant, event_id, event_type, verdict, body_sha256,
@@ -82,7 +82,7 @@ where
     /// Drop at most [`PRUNE_CHUNK`] entries received before `before_ms`
     /// (one short statement: a long prune never holds the embedded
     /// store's single writer for long); how many went.
-    pub(crate) async fn prune_verdicts(&self, before_ms: i64) -> Result<u64, StoreError> {
+    async fn prune_verdicts(&self, before_ms: i64) -> Result<u64, StoreError> {
         let done = sqlx::query::<DB>(
             "DELETE FROM request_verdict WHERE id IN
                  (SELECT id FROM request_verdict WHERE received_ms < $1 LIMIT $2)",

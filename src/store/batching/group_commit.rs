@@ -25,7 +25,7 @@ use std::time::Duration;
 use sqlx::PgPool;
 use tokio::sync::{mpsc, oneshot, Semaphore};
 
-use super::StoreError;
+use crate::store::StoreError;
 
 /// One kind of batched write.
 pub(crate) trait Batch: Send + Sync + 'static {

@@ -38,7 +38,7 @@ use futures::StreamExt;
 use tokio::sync::Semaphore;
 
 use super::fetch_cache::{Cache, Refused};
-use super::fetch_token::Tokens;
+use super::fetch_token::{TokenError, Tokens};
 use crate::config::{Provider, Tenant, TlsSettings};
 use crate::delivery::destination::http as outbound;
 use crate::provider::{
@@ -85,6 +85,15 @@ pub enum FetchError {
     Busy { host: String },
     #[error("no application token from {host}: {reason}")]
     Token { host: String, reason: String },
+}
+
+impl From<TokenError> for FetchError {
+    fn from(e: TokenError) -> Self {
+        FetchError::Token {
+            host: e.host,
+            reason: e.reason,
+        }
+    }
 }
 
 impl Fetcher {

@@ -27,7 +27,6 @@ use std::time::{Duration, Instant};
 use futures::StreamExt;
 use serde::Deserialize;
 
-use super::fetch::FetchError;
 use crate::delivery::destination::http as outbound;
 use crate::provider::{Bearer, ClientCredentials, FetchUrl};
 
@@ -101,14 +100,14 @@ impl Tokens {
         client: &reqwest::Client,
         budget: &str,
         grant: &ClientCredentials,
-    ) -> Result<Bearer, FetchError> {
+    ) -> Result<Bearer, TokenError> {
         let state = self.state(budget, grant);
         let mut state = state.lock().await;
         let host = || grant.token_url.host().to_owned();
         match &*state {
             State::Valid { token, until } if Instant::now() < *until => return Ok(token.clone()),
             State::Failed { at } if at.elapsed() < TOKEN_FAILURE_TTL => {
-                return Err(FetchError::Token {
+                return Err(TokenError {
                     host: host(),
                     reason: "its last token call failed less than a minute ago".into(),
                 })
@@ -144,14 +143,22 @@ impl Tokens {
     }
 }
 
+/// No token from `host`, and why (never a credential): the fetch that
+/// needed it fails with it (`FetchError::Token`).
+#[derive(Debug)]
+pub(super) struct TokenError {
+    pub host: String,
+    pub reason: String,
+}
+
 /// `POST token_url` with the client credentials: the token and its
 /// `expires_in` (zero when the answer gives none: used once).
 async fn obtain(
     client: &reqwest::Client,
     grant: &ClientCredentials,
-) -> Result<(Bearer, Duration), FetchError> {
+) -> Result<(Bearer, Duration), TokenError> {
     let host = || grant.token_url.host().to_owned();
-    let failed = |reason: String| FetchError::Token {
+    let failed = |reason: String| TokenError {
         host: host(),
         reason,
     };

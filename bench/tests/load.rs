@@ -77,6 +77,22 @@ fn open_loop_latency_counts_queueing_from_the_schedule() {
         from_schedule > 500.0,
         "from the schedule: {from_schedule} ms"
     );
+    // Every answer took the handler's 20 ms or more from its write, so
+    // every one is kept as a slow answer, in the order written, each
+    // stamped with a time inside this run.
+    let slow = r["slow_answers"].as_array().expect("slow_answers");
+    assert_eq!(slow.len(), 100, "every answer is slow");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs_f64();
+    let mut last = 0.0;
+    for a in slow {
+        let (at, ms) = (f(&a[0]), f(&a[1]));
+        assert!(ms >= 20.0, "{a}");
+        assert!(at >= last && at > now - 60.0 && at <= now, "{a}");
+        last = at;
+    }
 }
 
 #[test]

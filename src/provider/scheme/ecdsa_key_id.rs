@@ -46,10 +46,8 @@ use p256::ecdsa::signature::Verifier;
 use p256::ecdsa::Signature;
 use serde::Deserialize;
 
-use super::{
-    Bearer, CertificateNeeded, Credential, Family, KeyAuth, SignError, SignInput, VerifyError,
-};
-use crate::provider::fetch_url::{FetchHosts, FetchUrl};
+use super::{Bearer, CertificateNeeded, Family, KeyAuth, SignError, SignInput, VerifyError};
+use crate::provider::fetch_url::FetchHosts;
 use crate::provider::header::HeaderNames;
 use crate::provider::key::{Key, KeyError};
 use crate::provider::request::UntrustedRequest;
@@ -206,34 +204,15 @@ impl Family for EcdsaKeyIdParams {
         hosts: &FetchHosts,
     ) -> Result<Option<CertificateNeeded>, VerifyError> {
         let (_, key_id) = self.read(req)?;
-        let mut urls: Vec<FetchUrl> = Vec::new();
-        let mut credentials: Vec<Credential> = Vec::new();
-        for (template, api_key) in keys
+        let pairs = keys
             .iter()
             .filter_map(|k| k.shared_bytes())
             .filter_map(|s| self.expect(s))
-        {
-            let Some(url) = hosts.allow(&template.replacen(KEY_ID, key_id, 1)) else {
-                continue;
-            };
-            // The first secret leading to a URL fetches it.
-            if !urls.contains(&url) {
-                credentials.push(Credential {
-                    url: url.clone(),
-                    auth: KeyAuth::Bearer(Bearer::new(api_key)),
-                });
-                urls.push(url);
-            }
-        }
-        if urls.is_empty() {
-            return Err(VerifyError::InvalidSignature);
-        }
-        Ok(Some(CertificateNeeded {
-            urls,
-            signed_at: None,
-            key_id: None,
-            credentials,
-        }))
+            .filter_map(|(template, api_key)| {
+                let url = hosts.allow(&template.replacen(KEY_ID, key_id, 1))?;
+                Some((url, KeyAuth::Bearer(Bearer::new(api_key))))
+            });
+        CertificateNeeded::credentialed(pairs)
     }
 
     fn sign(&self, _key: &Key, _input: &SignInput<'_>) -> Result<Vec<(String, String)>, SignError> {

@@ -22,6 +22,32 @@ pub struct CertificateNeeded {
     pub credentials: Vec<Credential>,
 }
 
+impl CertificateNeeded {
+    /// Keys fetched by the ID a request names, each URL with the
+    /// credential of the first tenant secret that leads to it (`pairs`, in
+    /// the secrets' order); no URL at all is a request that names no key
+    /// this tenant can fetch.
+    pub(crate) fn credentialed(
+        pairs: impl IntoIterator<Item = (FetchUrl, KeyAuth)>,
+    ) -> Result<Option<CertificateNeeded>, super::VerifyError> {
+        let mut credentials: Vec<Credential> = Vec::new();
+        for (url, auth) in pairs {
+            if !credentials.iter().any(|c| c.url == url) {
+                credentials.push(Credential { url, auth });
+            }
+        }
+        if credentials.is_empty() {
+            return Err(super::VerifyError::InvalidSignature);
+        }
+        Ok(Some(CertificateNeeded {
+            urls: credentials.iter().map(|c| c.url.clone()).collect(),
+            signed_at: None,
+            key_id: None,
+            credentials,
+        }))
+    }
+}
+
 /// A URL to fetch with a credential.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Credential {

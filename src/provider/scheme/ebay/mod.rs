@@ -51,10 +51,10 @@ use sha1::{Digest as _, Sha1};
 
 use super::ecdsa_key_id::key_id_shaped;
 use super::{
-    Bearer, CertificateNeeded, ClientCredentials, Credential, Family, KeyAuth, SignError,
-    SignInput, VerifyError,
+    Bearer, CertificateNeeded, ClientCredentials, Family, KeyAuth, SignError, SignInput,
+    VerifyError,
 };
-use crate::provider::fetch_url::{FetchHosts, FetchUrl};
+use crate::provider::fetch_url::FetchHosts;
 use crate::provider::header::HeaderNames;
 use crate::provider::key::{Key, KeyError};
 use crate::provider::request::UntrustedRequest;
@@ -282,41 +282,22 @@ impl Family for EbayParams {
         hosts: &FetchHosts,
     ) -> Result<Option<CertificateNeeded>, VerifyError> {
         let (_, key_id) = self.read(req)?;
-        let mut urls: Vec<FetchUrl> = Vec::new();
-        let mut credentials: Vec<Credential> = Vec::new();
-        for secret in keys
+        let pairs = keys
             .iter()
             .filter_map(|k| k.shared_bytes())
             .filter_map(|s| self.expect(s))
-        {
-            let url = hosts.allow(&secret.keys_url.replacen(KEY_ID, &key_id, 1));
-            let token_url = hosts.allow(secret.token_url);
-            let (Some(url), Some(token_url)) = (url, token_url) else {
-                continue;
-            };
-            // The first secret leading to a URL fetches it.
-            if !urls.contains(&url) {
-                credentials.push(Credential {
-                    url: url.clone(),
-                    auth: KeyAuth::ClientCredentials(ClientCredentials {
-                        token_url,
-                        client_id: secret.client_id.to_owned(),
-                        client_secret: Bearer::new(secret.client_secret),
-                        scope: self.scope.clone(),
-                    }),
-                });
-                urls.push(url);
-            }
-        }
-        if urls.is_empty() {
-            return Err(VerifyError::InvalidSignature);
-        }
-        Ok(Some(CertificateNeeded {
-            urls,
-            signed_at: None,
-            key_id: None,
-            credentials,
-        }))
+            .filter_map(|secret| {
+                let url = hosts.allow(&secret.keys_url.replacen(KEY_ID, &key_id, 1))?;
+                let token_url = hosts.allow(secret.token_url)?;
+                let grant = ClientCredentials {
+                    token_url,
+                    client_id: secret.client_id.to_owned(),
+                    client_secret: Bearer::new(secret.client_secret),
+                    scope: self.scope.clone(),
+                };
+                Some((url, KeyAuth::ClientCredentials(grant)))
+            });
+        CertificateNeeded::credentialed(pairs)
     }
 
     fn sign(&self, _key: &Key, _input: &SignInput<'_>) -> Result<Vec<(String, String)>, SignError> {

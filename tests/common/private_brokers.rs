@@ -176,11 +176,46 @@ impl PrivateRabbit {
         format!("amqp://guest:guest@127.0.0.1:{}/%2f", self.port)
     }
 
-    /// Start (again) with the same node name, ports and data.
+    /// Start (again) with the same node name, ports and data. A node that
+    /// exits before it answers (on a loaded machine the name can still be
+    /// registered with `epmd` for a moment) is started again, a few times,
+    /// and the last failure shows the node's own log.
     pub async fn restart(&mut self) {
         assert!(self.child.is_none(), "already running");
+        // A loaded machine takes its time to boot Erlang.
+        let deadline = Instant::now() + Duration::from_secs(100);
+        for attempt in 1.. {
+            let mut child = self.spawn();
+            loop {
+                if answers(self.port) {
+                    self.child = Some(child);
+                    return;
+                }
+                if let Some(exit) = child.try_wait().unwrap() {
+                    assert!(
+                        attempt < 4 && Instant::now() < deadline,
+                        "the private rabbitmq-server exited ({exit}) before it answered:\n{}",
+                        self.log_tail()
+                    );
+                    break;
+                }
+                if Instant::now() >= deadline {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    panic!(
+                        "the private rabbitmq-server did not answer within 100 s:\n{}",
+                        self.log_tail()
+                    );
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+    }
+
+    fn spawn(&self) -> Child {
         let d = self.dir.path();
-        let child = Command::new("/usr/lib/rabbitmq/bin/rabbitmq-server")
+        Command::new("/usr/lib/rabbitmq/bin/rabbitmq-server")
             // Its own Erlang cookie, so nothing of the shared node's is used.
             .env("HOME", d.join("home"))
             .env("RABBITMQ_NODENAME", &self.node)
@@ -199,16 +234,34 @@ impl PrivateRabbit {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .expect("rabbitmq-server (Debian package rabbitmq-server)");
-        self.child = Some(child);
-        let port = self.port;
-        // A loaded machine takes its time to boot Erlang.
-        wait_until(
-            "the private rabbitmq-server answers",
-            Duration::from_secs(120),
-            || answers(port),
-        )
-        .await;
+            .expect("rabbitmq-server (Debian package rabbitmq-server)")
+    }
+
+    /// The end of the node's log, for a failure message.
+    fn log_tail(&self) -> String {
+        let log = self
+            .dir
+            .path()
+            .join("log")
+            .join(format!("{}.log", self.node));
+        let text =
+            std::fs::read_to_string(&log).unwrap_or_else(|e| format!("{}: {e}", log.display()));
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(30)..].join("\n")
+    }
+
+    /// Whether `epmd` still lists the node's name.
+    fn registered(&self) -> bool {
+        let name = self.node.split('@').next().unwrap();
+        Command::new("epmd")
+            .arg("-names")
+            .output()
+            .map(|o| {
+                String::from_utf8_lossy(&o.stdout)
+                    .lines()
+                    .any(|l| l.starts_with(&format!("name {name} ")))
+            })
+            .unwrap_or(false)
     }
 
     /// SIGKILL the node (the script execs down to the Erlang VM).
@@ -223,6 +276,15 @@ impl PrivateRabbit {
             assert!(
                 Instant::now() < deadline,
                 "the private RabbitMQ node outlived SIGKILL"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // Its name is freed when epmd sees the connection close: a restart
+        // before that would find the name taken.
+        while self.registered() {
+            assert!(
+                Instant::now() < deadline,
+                "epmd still lists the killed RabbitMQ node"
             );
             std::thread::sleep(Duration::from_millis(50));
         }

@@ -34,6 +34,9 @@ const IN_FLIGHT: usize = 4;
 /// How long the sending task waits for more spans after the first.
 const GATHER: Duration = Duration::from_millis(200);
 
+/// How often a gathering task looks whether a full batch is queued.
+const LOOK: Duration = Duration::from_millis(20);
+
 /// How long one export may take before its spans count as dropped.
 pub const EXPORT_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -113,13 +116,30 @@ async fn send<E: SpanExporter>(
         if received == 0 {
             break;
         }
-        // More spans end while this one waited: send them together.
+        // More spans end while this one waited: send them together. The
+        // task sleeps meanwhile and looks at the queue every `LOOK`, rather
+        // than waiting on it: a span queued to a waiting receiver wakes it,
+        // and at tens of thousands of spans a second those wake-ups cost
+        // the request threads more than the spans themselves.
         let until = tokio::time::Instant::now() + GATHER;
-        while !closed && batch.len() < MAX_BATCH {
-            let room = MAX_BATCH - batch.len();
-            match tokio::time::timeout_at(until, rx.recv_many(&mut batch, room)).await {
-                Ok(n) if n > 0 => {}
-                _ => break,
+        while !closed && batch.len() + rx.len() < MAX_BATCH {
+            let now = tokio::time::Instant::now();
+            if now >= until {
+                break;
+            }
+            tokio::select! {
+                () = tokio::time::sleep_until(until.min(now + LOOK)) => {}
+                Some((n, error)) = sending.next() => note(&dropped, &mut failing, n, error),
+                () = stop.cancelled() => {
+                    rx.close();
+                    closed = true;
+                }
+            }
+        }
+        while batch.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(span) => batch.push(span),
+                Err(_) => break,
             }
         }
         let spans = std::mem::replace(&mut batch, Vec::with_capacity(MAX_BATCH));
@@ -166,5 +186,107 @@ impl SpanProcessor for Queue {
 
     fn shutdown_with_timeout(&self, _timeout: Duration) -> OTelSdkResult {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+    use std::time::{Instant, SystemTime};
+
+    use opentelemetry::trace::{
+        SpanContext, SpanId, SpanKind, Status, TraceFlags, TraceId, TraceState,
+    };
+    use opentelemetry::InstrumentationScope;
+
+    use super::*;
+
+    /// Keeps the size of every export it is asked for.
+    #[derive(Debug, Default, Clone)]
+    struct Exports(Arc<Mutex<Vec<usize>>>);
+
+    impl SpanExporter for Exports {
+        async fn export(&self, batch: Vec<SpanData>) -> OTelSdkResult {
+            self.0.lock().unwrap().push(batch.len());
+            Ok(())
+        }
+    }
+
+    impl Exports {
+        async fn wait_for(&self, spans: usize) -> Vec<usize> {
+            let deadline = Instant::now() + Duration::from_secs(5);
+            loop {
+                let sizes = self.0.lock().unwrap().clone();
+                if sizes.iter().sum::<usize>() >= spans || Instant::now() > deadline {
+                    return sizes;
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        }
+    }
+
+    fn span() -> SpanData {
+        SpanData {
+            span_context: SpanContext::new(
+                TraceId::from_bytes([1; 16]),
+                SpanId::from_bytes([1; 8]),
+                TraceFlags::SAMPLED,
+                false,
+                TraceState::default(),
+            ),
+            parent_span_id: SpanId::INVALID,
+            parent_span_is_remote: false,
+            span_kind: SpanKind::Internal,
+            name: "test".into(),
+            start_time: SystemTime::now(),
+            end_time: SystemTime::now(),
+            attributes: Vec::new(),
+            dropped_attributes_count: 0,
+            events: Default::default(),
+            links: Default::default(),
+            status: Status::Unset,
+            instrumentation_scope: InstrumentationScope::builder("test").build(),
+        }
+    }
+
+    fn queue(exports: &Exports, capacity: usize) -> (Queue, Sender, IntCounter) {
+        let dropped = IntCounter::new("dropped", "dropped").unwrap();
+        let (queue, sender) = start(exports.clone(), capacity, dropped.clone());
+        (queue, sender, dropped)
+    }
+
+    #[tokio::test]
+    async fn spans_ending_close_together_go_in_one_export() {
+        let exports = Exports::default();
+        let (queue, _sender, dropped) = queue(&exports, 64);
+        for _ in 0..3 {
+            queue.on_end(span());
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(exports.wait_for(3).await, vec![3]);
+        assert_eq!(dropped.get(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_full_batch_goes_at_once_and_the_rest_follows() {
+        let exports = Exports::default();
+        let (queue, _sender, dropped) = queue(&exports, 2048);
+        for _ in 0..1200 {
+            queue.on_end(span());
+        }
+        assert_eq!(exports.wait_for(1200).await, vec![512, 512, 176]);
+        assert_eq!(dropped.get(), 0);
+    }
+
+    #[tokio::test]
+    async fn stopping_sends_what_is_queued_and_a_full_queue_drops() {
+        let exports = Exports::default();
+        let (queue, sender, dropped) = queue(&exports, 4);
+        for _ in 0..6 {
+            queue.on_end(span());
+        }
+        sender.finish(Duration::from_secs(5)).await;
+        assert_eq!(exports.0.lock().unwrap().iter().sum::<usize>(), 4);
+        assert_eq!(dropped.get(), 2);
     }
 }

@@ -27,6 +27,7 @@ mod bounded;
 mod export;
 mod format;
 mod propagate;
+mod span_events;
 
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -107,7 +108,9 @@ pub fn init(settings: &TelemetrySettings) -> anyhow::Result<Telemetry> {
     // One filter for both: a span `RUST_LOG` hides is not traced either
     // (hookline's spans are at `info`, the default). A filter per layer
     // would let a library's disabled `log` record leave the next span of
-    // its thread disabled for every layer.
+    // its thread disabled for every layer. The tracing layer's own filter
+    // ([`span_events`]) decides only which lines become span events, and
+    // only when a line is written.
     // Spans carry what hookline records on them, not the layer's extras:
     // source location, thread, target and busy/idle times (two clock reads
     // per poll of every instrumented future) cost every request and are
@@ -121,6 +124,7 @@ pub fn init(settings: &TelemetrySettings) -> anyhow::Result<Telemetry> {
         .with_target(false)
         .with_tracked_inactivity(false)
         .with_context_activation(false);
+    let traced = traced.with_filter(span_events::SpanEvents);
     // A second init (tests) is not an error worth failing for.
     let _ = tracing_subscriber::registry()
         .with(filter)

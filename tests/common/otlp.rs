@@ -44,6 +44,25 @@ impl Received {
             other => format!("{other:?}"),
         })
     }
+    /// Each of the span's events: its name and its text attributes.
+    pub fn events(&self) -> Vec<String> {
+        self.span
+            .events
+            .iter()
+            .map(|e| {
+                let texts = e.attributes.iter().filter_map(|kv| {
+                    match kv.value.as_ref()?.value.as_ref()? {
+                        Value::StringValue(s) => Some(format!("{}={s}", kv.key)),
+                        _ => None,
+                    }
+                });
+                std::iter::once(e.name.clone())
+                    .chain(texts)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    }
 }
 
 #[derive(Clone)]

@@ -236,6 +236,73 @@ async fn receive_span(collector: &Collector, event_id: &str) -> Received {
         .unwrap()
 }
 
+async fn a_span_keeps_its_warnings_not_every_log_line(backend: Backend) {
+    // Every request logs `answered` inside its span; that line is in the
+    // log with the span's IDs, and is not copied into the span. A warning
+    // (an event ID reused with another body) is.
+    let collector = Collector::start();
+    let sink = Sink::start(Vec::new());
+    let dir = tempfile::tempdir().unwrap();
+    let extra = telemetry(&collector.url, "log_format = \"json\"");
+    let (config, _db, _keys) = config(backend, dir.path(), &sink, &extra).await;
+    let port = free_port();
+    let _proc = serve_with(&config, "all", port, &[("RUST_LOG", "info")]);
+    wait_ready(port).await;
+
+    let first = Webhook::new("stripe", "acme", "evt_reused", "charge.succeeded", "one");
+    let (status, body) = post(port, &first).await;
+    assert_eq!(status, 200, "{body}");
+    let other = Webhook::new("stripe", "acme", "evt_reused", "charge.succeeded", "two");
+    let (status, body) = post(port, &other).await;
+    assert_eq!(status, 422, "{body}");
+
+    let spans = collector
+        .wait_until(WITHIN, |s| {
+            named(s, "webhook.receive")
+                .iter()
+                .filter(|r| r.attr("event_id").as_deref() == Some("evt_reused"))
+                .count()
+                == 2
+        })
+        .await;
+    let receives: Vec<_> = named(&spans, "webhook.receive")
+        .into_iter()
+        .filter(|r| r.attr("event_id").as_deref() == Some("evt_reused"))
+        .collect();
+    let by_status = |status: &str| {
+        receives
+            .iter()
+            .find(|r| r.attr("status").as_deref() == Some(status))
+            .unwrap_or_else(|| panic!("no receive span with status {status}"))
+    };
+    let accepted = by_status("200").events();
+    assert!(
+        accepted.is_empty(),
+        "an info line became a span event: {accepted:?}"
+    );
+    let refused = by_status("422").events();
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert!(refused[0].contains("quarantined"), "{refused:?}");
+
+    // Both answers are still in the log, each with its span's IDs.
+    let log = std::fs::read_to_string(dir.path().join("all-0.log")).unwrap();
+    let answered: Vec<serde_json::Value> = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v.pointer("/fields/message").and_then(|m| m.as_str()) == Some("answered"))
+        .collect();
+    for status in ["200", "422"] {
+        let span = by_status(status);
+        assert!(
+            answered
+                .iter()
+                .any(|v| v["trace_id"] == span.trace_id().as_str()
+                    && v["span_id"] == span.span_id().as_str()),
+            "no answered line for the {status} span:\n{log}"
+        );
+    }
+}
+
 async fn an_inbound_traceparent_is_the_parent_only_when_trusted(backend: Backend) {
     const TRACE: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
     const SPAN: &str = "00f067aa0ba902b7";
@@ -339,4 +406,5 @@ backend_tests!(
     a_dead_or_silent_collector_costs_no_request,
     a_retry_leased_later_links_to_the_request_that_recorded_it,
     every_broker_message_carries_its_attempts_traceparent,
+    a_span_keeps_its_warnings_not_every_log_line,
 );

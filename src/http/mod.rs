@@ -146,17 +146,14 @@ impl AppState {
 
 /// Every route of the service.
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route(
-        "/webhooks/{provider}/{tenant}",
-        web::route().to(webhook::handle),
-    )
-    .route("/webhooks/{provider}", web::route().to(webhook::handle))
-    .route("/healthz", web::get().to(ops::healthz))
-    .route("/readyz", web::get().to(ops::readyz))
-    .route("/metrics", web::get().to(ops::metrics))
-    .service(admin::scope())
-    .service(crate::console::scope())
-    .default_service(web::to(ops::not_found));
+    // `/webhooks/{provider}[/{tenant}]`, split by the handler.
+    cfg.service(web::scope("/webhooks").default_service(web::to(webhook::handle)))
+        .route("/healthz", web::get().to(ops::healthz))
+        .route("/readyz", web::get().to(ops::readyz))
+        .route("/metrics", web::get().to(ops::metrics))
+        .service(admin::scope())
+        .service(crate::console::scope())
+        .default_service(web::to(ops::not_found));
 }
 
 /// Serve [`routes`] on `listener` (and the operators' routes on `ops`

@@ -35,9 +35,10 @@ pub(super) async fn metrics(state: web::Data<AppState>) -> HttpResponse {
 
 /// Anything else under the service: a problem document, not an HTML page.
 pub(super) async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    Err(ApiError::NotFound(format!(
-        "no route for {} {}",
-        req.method(),
-        req.path()
-    )))
+    Err(no_route(&req))
+}
+
+/// The refusal of a path no route serves.
+pub(super) fn no_route(req: &HttpRequest) -> ApiError {
+    ApiError::NotFound(format!("no route for {} {}", req.method(), req.path()))
 }

@@ -45,14 +45,31 @@ enum Answer {
     Handshake(HandshakeAnswer),
 }
 
+/// What follows `/webhooks`: `/{provider}` or `/{provider}/{tenant}`, each
+/// a non-empty segment (as the router decodes them). The router matches
+/// `/webhooks` as a plain prefix: a pattern route with `{segments}` is a
+/// regular expression run on every request, which cost the Redis-only
+/// path about 3% of its CPU (bench/NOTES.md, "The webhook route").
+fn provider_and_tenant(rest: &str) -> Option<(&str, &str)> {
+    let mut segments = rest.strip_prefix('/')?.split('/');
+    let provider = segments.next().filter(|p| !p.is_empty())?;
+    let tenant = match segments.next() {
+        None => DEFAULT_TENANT,
+        Some(tenant) if !tenant.is_empty() => tenant,
+        Some(_) => return None,
+    };
+    segments.next().is_none().then_some((provider, tenant))
+}
+
 /// The route's handler.
 pub(super) async fn handle(
     req: HttpRequest,
     mut payload: web::Payload,
     state: web::Data<AppState>,
 ) -> HttpResponse {
-    let provider = req.match_info().get("provider").unwrap_or_default();
-    let tenant = req.match_info().get("tenant").unwrap_or(DEFAULT_TENANT);
+    let Some((provider, tenant)) = provider_and_tenant(req.match_info().unprocessed()) else {
+        return HttpResponse::from_error(super::ops::no_route(&req));
+    };
     // The path's provider and tenant are the request's: recorded as
     // strings, which the text log quotes, so that a space in one cannot
     // pass for another field of the line.
@@ -322,6 +339,32 @@ async fn serve(
             crate::failpoint::crash_after_answer();
             drop(body);
             Ok(Answer::Event(received))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::provider_and_tenant;
+
+    #[test]
+    fn the_path_names_a_provider_and_maybe_a_tenant() {
+        assert_eq!(provider_and_tenant("/stripe"), Some(("stripe", "default")));
+        assert_eq!(
+            provider_and_tenant("/stripe/acme"),
+            Some(("stripe", "acme"))
+        );
+        for refused in [
+            "",
+            "/",
+            "//",
+            "/stripe/",
+            "//acme",
+            "/stripe/acme/",
+            "/a/b/c",
+            "stripe",
+        ] {
+            assert_eq!(provider_and_tenant(refused), None, "{refused:?}");
         }
     }
 }

@@ -67,6 +67,26 @@ async fn a_problem_title_is_its_status_line(backend: Backend) {
     let res = raw(&app, "GET", &unknown).await;
     assert_title_is_the_status_line(&res, 404, "Not Found");
     assert_eq!(res.json()["code"], "not_found");
+
+    // Under /webhooks only `/{provider}` and `/{provider}/{tenant}` are
+    // routes; a segment is read as the router decodes it.
+    for path in [
+        "/webhooks",
+        "/webhooks/",
+        "/webhooks/stripe/",
+        "/webhooks//acme",
+        "/webhooks/stripe/acme/extra",
+    ] {
+        unknown.path = path.into();
+        let res = raw(&app, "POST", &unknown).await;
+        assert_title_is_the_status_line(&res, 404, "Not Found");
+        assert_eq!(res.json()["code"], "not_found", "{path}");
+    }
+    let mut encoded = original.clone();
+    encoded.path = "/webhooks/str%69pe/acme".into();
+    let res = raw(&app, "POST", &encoded).await;
+    assert_eq!(res.status, 200, "{}: {}", encoded.path, res.status_line);
+    assert_eq!(res.json()["provider"], "stripe", "{}", res.json());
 }
 
 async fn a_method_the_webhook_route_does_not_take_is_405_with_allow(backend: Backend) {

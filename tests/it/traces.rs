@@ -8,8 +8,11 @@
 use std::time::{Duration, Instant};
 
 use crate::common::otlp::{self, Collector, Received};
-use crate::common::procs::{config, free_port, metric, post, serve_with, wait_ready};
+use crate::common::procs::{
+    config, free_port, metric, post, serve_with, wait_ready, KeysGuard, Proc,
+};
 use crate::common::sink::{Reply, Sink};
+use crate::common::StoreGuard;
 use crate::common::{Backend, Webhook};
 
 const WITHIN: Duration = Duration::from_secs(20);
@@ -24,15 +27,53 @@ fn named<'a>(spans: &'a [Received], name: &str) -> Vec<&'a Received> {
     spans.iter().filter(|s| s.name() == name).collect()
 }
 
+/// A node exporting to a collector and logging JSON at `info`.
+struct JsonLogged {
+    collector: Collector,
+    sink: Sink,
+    dir: tempfile::TempDir,
+    port: u16,
+    _proc: Proc,
+    _store: StoreGuard,
+    _keys: KeysGuard,
+}
+
+impl JsonLogged {
+    async fn start(backend: Backend) -> JsonLogged {
+        let collector = Collector::start();
+        let sink = Sink::start(Vec::new());
+        let dir = tempfile::tempdir().unwrap();
+        let extra = telemetry(&collector.url, "log_format = \"json\"");
+        let (config, store, keys) = config(backend, dir.path(), &sink, &extra).await;
+        let port = free_port();
+        let proc = serve_with(&config, "all", port, &[("RUST_LOG", "info")]);
+        wait_ready(port).await;
+        JsonLogged {
+            collector,
+            sink,
+            dir,
+            port,
+            _proc: proc,
+            _store: store,
+            _keys: keys,
+        }
+    }
+
+    /// The log, and its JSON `answered` lines.
+    fn answered(&self) -> (String, Vec<serde_json::Value>) {
+        let log = std::fs::read_to_string(self.dir.path().join("all-0.log")).unwrap();
+        let answered = log
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|v| v.pointer("/fields/message").and_then(|m| m.as_str()) == Some("answered"))
+            .collect();
+        (log, answered)
+    }
+}
+
 async fn a_request_and_its_delivery_are_one_trace_at_the_collector(backend: Backend) {
-    let collector = Collector::start();
-    let sink = Sink::start(Vec::new());
-    let dir = tempfile::tempdir().unwrap();
-    let extra = telemetry(&collector.url, "log_format = \"json\"");
-    let (config, _db, _keys) = config(backend, dir.path(), &sink, &extra).await;
-    let port = free_port();
-    let _proc = serve_with(&config, "all", port, &[("RUST_LOG", "info")]);
-    wait_ready(port).await;
+    let node = JsonLogged::start(backend).await;
+    let (collector, sink, port) = (&node.collector, &node.sink, node.port);
 
     let w = Webhook::new("stripe", "acme", "evt_traced", "charge.succeeded", "t");
     let (status, body) = post(port, &w).await;
@@ -108,11 +149,9 @@ async fn a_request_and_its_delivery_are_one_trace_at_the_collector(backend: Back
     );
 
     // The log line answering the request names its trace and span.
-    let log = std::fs::read_to_string(dir.path().join("all-0.log")).unwrap();
-    let answered: serde_json::Value = log
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .find(|v| v.pointer("/fields/message").and_then(|m| m.as_str()) == Some("answered"))
+    let (log, lines) = node.answered();
+    let answered = lines
+        .first()
         .unwrap_or_else(|| panic!("no JSON 'answered' line:\n{log}"));
     assert_eq!(
         answered["trace_id"],
@@ -240,14 +279,8 @@ async fn a_span_keeps_its_warnings_not_every_log_line(backend: Backend) {
     // Every request logs `answered` inside its span; that line is in the
     // log with the span's IDs, and is not copied into the span. A warning
     // (an event ID reused with another body) is.
-    let collector = Collector::start();
-    let sink = Sink::start(Vec::new());
-    let dir = tempfile::tempdir().unwrap();
-    let extra = telemetry(&collector.url, "log_format = \"json\"");
-    let (config, _db, _keys) = config(backend, dir.path(), &sink, &extra).await;
-    let port = free_port();
-    let _proc = serve_with(&config, "all", port, &[("RUST_LOG", "info")]);
-    wait_ready(port).await;
+    let node = JsonLogged::start(backend).await;
+    let (collector, port) = (&node.collector, node.port);
 
     let first = Webhook::new("stripe", "acme", "evt_reused", "charge.succeeded", "one");
     let (status, body) = post(port, &first).await;
@@ -285,12 +318,7 @@ async fn a_span_keeps_its_warnings_not_every_log_line(backend: Backend) {
     assert!(refused[0].contains("quarantined"), "{refused:?}");
 
     // Both answers are still in the log, each with its span's IDs.
-    let log = std::fs::read_to_string(dir.path().join("all-0.log")).unwrap();
-    let answered: Vec<serde_json::Value> = log
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|v| v.pointer("/fields/message").and_then(|m| m.as_str()) == Some("answered"))
-        .collect();
+    let (log, answered) = node.answered();
     for status in ["200", "422"] {
         let span = by_status(status);
         assert!(

@@ -9,11 +9,9 @@
 //! failure, which a store that refuses NUL in text (PostgreSQL) would
 //! otherwise report, and never a log line saying the store is down.
 
-use std::fmt;
-
-use crate::config::{HandlerName, ProviderName, TenantName};
-use crate::ids::EventId;
+use crate::ids::{EventId, HandlerName, ProviderName, TenantName};
 use crate::store::delivery::{DeliveryFilter, DeliveryState};
+use crate::store::EventKey;
 
 /// Why an operator's value was refused; never quotes the value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -45,17 +43,10 @@ pub fn event_id(s: &str) -> Result<EventId, InputError> {
     EventId::parse(s).map_err(|e| InputError::of("event_id")(e.to_string()))
 }
 
-/// One event, as an operator names it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EventRef {
-    pub provider: ProviderName,
-    pub tenant: TenantName,
-    pub event_id: EventId,
-}
-
-impl EventRef {
+impl EventKey {
+    /// One event, as an operator names it.
     pub fn parse(provider_: &str, tenant_: &str, event_id_: &str) -> Result<Self, InputError> {
-        Ok(EventRef {
+        Ok(EventKey {
             provider: provider(provider_)?,
             tenant: tenant(tenant_)?,
             event_id: event_id(event_id_)?,
@@ -65,18 +56,12 @@ impl EventRef {
     /// Its deliveries, to every handler or to one.
     pub fn deliveries(&self, handler: Option<&HandlerName>) -> DeliveryFilter {
         DeliveryFilter {
-            provider: Some(self.provider.to_string()),
-            tenant: Some(self.tenant.to_string()),
-            event_id: Some(self.event_id.to_string()),
-            handler: handler.map(ToString::to_string),
+            provider: Some(self.provider.clone()),
+            tenant: Some(self.tenant.clone()),
+            event_id: Some(self.event_id.clone()),
+            handler: handler.cloned(),
             ..Default::default()
         }
-    }
-}
-
-impl fmt::Display for EventRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}/{}", self.provider, self.tenant, self.event_id)
     }
 }
 
@@ -115,10 +100,10 @@ impl DeadLetterFilters {
     pub fn to_filter(&self, limit: Option<u32>) -> DeliveryFilter {
         DeliveryFilter {
             state: Some(DeliveryState::Dead),
-            provider: self.provider.as_ref().map(ToString::to_string),
-            tenant: self.tenant.as_ref().map(ToString::to_string),
-            handler: self.handler.as_ref().map(ToString::to_string),
-            event_id: self.event_id.as_ref().map(ToString::to_string),
+            provider: self.provider.clone(),
+            tenant: self.tenant.clone(),
+            handler: self.handler.clone(),
+            event_id: self.event_id.clone(),
             limit,
             ..Default::default()
         }
@@ -141,13 +126,13 @@ mod tests {
     #[test]
     fn control_characters_and_overlong_values_are_refused_by_field() {
         assert_eq!(
-            EventRef::parse("stripe", "acme\0", "evt")
+            EventKey::parse("stripe", "acme\0", "evt")
                 .unwrap_err()
                 .field,
             "tenant"
         );
         assert_eq!(
-            EventRef::parse("stripe", "acme", "evt\u{1b}[2J")
+            EventKey::parse("stripe", "acme", "evt\u{1b}[2J")
                 .unwrap_err()
                 .field,
             "event_id"

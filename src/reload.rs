@@ -6,7 +6,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::config::{Handler, HandlerName};
+use crate::config::Handler;
+use crate::ids::HandlerName;
 
 /// Reload on every SIGHUP, logging the outcome, until the task is aborted.
 /// Without unix signals, a task that does nothing.

@@ -18,7 +18,7 @@ use common::procs::{config_with, free_port, serve, serve_with, try_post, wait_re
 use common::sink::Sink;
 use common::{AppOptions, Backend, Webhook};
 use hookline::store::delivery::{DeliveryFilter, DeliveryState};
-use hookline::store::{DedupRecord, EventKey, Store};
+use hookline::store::{DedupRecord, Store};
 
 /// Which process the point is in.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -387,7 +387,7 @@ async fn the_one_script_path_keeps_what_it_answered() {
         [(200, "duplicate".to_owned())]
     );
     let store = Store::connect(&keys.settings.store).await.unwrap();
-    let key = EventKey::new("stripe", "acme", "evt_fast");
+    let key = common::key("stripe", "acme", "evt_fast");
     assert!(matches!(
         store.dedup_record(&key).await.unwrap(),
         DedupRecord::Completed { .. }

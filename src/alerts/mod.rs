@@ -48,7 +48,7 @@ impl Alerts {
         let Some(alerts) = settings.alerts.clone() else {
             return Ok(None);
         };
-        let handlers = settings.handlers.keys().map(|h| h.to_string()).collect();
+        let handlers = settings.handlers.keys().cloned().collect();
         let console = settings
             .server
             .public_url

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::config::AlertSettings;
+use crate::ids::HandlerName;
 use crate::metrics::Metrics;
 use crate::store::{now_ms, Store, StoreError};
 
@@ -14,7 +15,7 @@ use crate::store::{now_ms, Store, StoreError};
 pub struct Condition {
     /// `dead_letters`, `circuit_open` or `backlog_age`.
     pub rule: &'static str,
-    pub handler: String,
+    pub handler: HandlerName,
     /// Whether the rule holds (the alert should be firing).
     pub holds: bool,
     /// Dead letters added within `every`, or seconds open, or seconds old.
@@ -29,24 +30,24 @@ pub struct Rules {
     circuit_open: Option<Duration>,
     backlog_age: Option<Duration>,
     every: Duration,
-    handlers: Vec<String>,
+    handlers: Vec<HandlerName>,
     metrics: Arc<Metrics>,
     /// Whether this node runs workers: circuits exist only there.
     workers: bool,
     /// Each handler's dead-letter count at each check within `every`.
-    dead: HashMap<String, VecDeque<(Instant, u64)>>,
+    dead: HashMap<HandlerName, VecDeque<(Instant, u64)>>,
     /// When this node first saw each open circuit open.
-    open_since: HashMap<String, Instant>,
+    open_since: HashMap<HandlerName, Instant>,
     /// The (rule, handler) pairs this node saw hold at its last check: only
     /// they can be resolved by this node. A node that never saw a rule
     /// hold (a circuit open on another node) does not resolve it.
-    held: HashSet<(&'static str, String)>,
+    held: HashSet<(&'static str, HandlerName)>,
 }
 
 impl Rules {
     pub fn new(
         settings: &AlertSettings,
-        handlers: Vec<String>,
+        handlers: Vec<HandlerName>,
         metrics: Arc<Metrics>,
         workers: bool,
     ) -> Rules {
@@ -137,14 +138,14 @@ impl Rules {
 
 fn condition(
     rule: &'static str,
-    handler: &str,
+    handler: &HandlerName,
     holds: bool,
     value: u64,
     threshold: u64,
 ) -> Condition {
     Condition {
         rule,
-        handler: handler.to_owned(),
+        handler: handler.clone(),
         holds,
         value,
         threshold,

@@ -63,7 +63,7 @@ impl Alert {
         Alert {
             text,
             rule: c.rule,
-            handler: c.handler.clone(),
+            handler: c.handler.to_string(),
             state,
             value: c.value,
             threshold: c.threshold,

@@ -9,9 +9,10 @@
 use clap::Subcommand;
 
 use super::args::ConfigArg;
-use crate::config::{HandlerName, ProviderName, TenantName};
 use crate::ids::EventId;
-use crate::lookup::{self, DeadLetterFilters, EventRef};
+use crate::ids::{HandlerName, ProviderName, TenantName};
+use crate::lookup::{self, DeadLetterFilters};
+use crate::store::EventKey;
 use crate::text::plural;
 
 #[derive(clap::Args)]
@@ -74,9 +75,9 @@ pub(super) struct EventArgs {
     event_id: EventId,
 }
 
-impl From<EventArgs> for EventRef {
+impl From<EventArgs> for EventKey {
     fn from(a: EventArgs) -> Self {
-        EventRef {
+        EventKey {
             provider: a.provider,
             tenant: a.tenant,
             event_id: a.event_id,
@@ -211,7 +212,7 @@ pub(super) async fn dead_letters(cmd: DeadLetters) -> anyhow::Result<i32> {
 /// its deliveries already queued).
 async fn redeliver(
     config: &ConfigArg,
-    event: EventRef,
+    event: EventKey,
     handler: Option<HandlerName>,
 ) -> anyhow::Result<i32> {
     let settings = config.load()?;
@@ -246,10 +247,7 @@ async fn redeliver(
         );
         return Ok(0);
     }
-    let recorded = store
-        .event_report(&event.provider, &event.tenant, &event.event_id)
-        .await?
-        .is_some();
+    let recorded = store.event_report(&event).await?.is_some();
     match (recorded, &handler) {
         (false, _) => eprintln!("error: no record of {event}: nothing to redeliver"),
         (true, Some(h)) => eprintln!(
@@ -265,12 +263,8 @@ async fn redeliver(
 pub(super) async fn events(cmd: Events) -> anyhow::Result<i32> {
     match cmd {
         Events::Show { config, event } => {
-            let event = EventRef::from(event);
-            let report = config
-                .store()
-                .await?
-                .event_report(&event.provider, &event.tenant, &event.event_id)
-                .await?;
+            let event = EventKey::from(event);
+            let report = config.store().await?.event_report(&event).await?;
             match report {
                 Some(report) => {
                     println!("{}", serde_json::to_string_pretty(&report)?);
@@ -286,15 +280,14 @@ pub(super) async fn events(cmd: Events) -> anyhow::Result<i32> {
             config,
             event,
             handler,
-        } => redeliver(&config, EventRef::from(event), handler).await,
+        } => redeliver(&config, EventKey::from(event), handler).await,
         Events::Release { config, event } => {
             let settings = std::sync::Arc::new(config.load()?);
             let store = crate::store::Store::connect(&settings.store).await?;
             let metrics = std::sync::Arc::new(crate::metrics::Metrics::new());
             let ingest = crate::ingest::Ingest::new(settings, store, metrics);
-            let event = EventRef::from(event);
-            let key = crate::store::EventKey::new(&event.provider, &event.tenant, &event.event_id);
-            match ingest.release(&key).await {
+            let event = EventKey::from(event);
+            match ingest.release(&event).await {
                 Ok(status) => {
                     println!("released {event}: {}", status.as_str());
                     Ok(0)

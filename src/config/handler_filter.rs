@@ -6,16 +6,16 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::handlers::{matching_handlers, Handler};
-use super::names::HandlerName;
 use crate::filter::{self, Filter, ReloadingFilter};
+use crate::ids::HandlerName;
 
 /// The handlers an event goes to, and those whose filter refused it.
 #[derive(Debug, Default)]
 pub struct Routed<'a> {
     /// Subscribed and let through: one delivery each, in name order.
-    pub handlers: Vec<&'a str>,
+    pub handlers: Vec<&'a HandlerName>,
     /// Subscribed (`events`, `tenants`), but their filter refused it.
-    pub filtered: Vec<&'a str>,
+    pub filtered: Vec<&'a HandlerName>,
 }
 
 /// Route an event: the handlers whose `events` and `tenants` take it, less

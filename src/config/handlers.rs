@@ -16,11 +16,11 @@ use super::declared::Declared;
 use super::derived::Derived;
 use super::destination::{self, DestinationSettings, HandlerKind};
 use super::issues::{key, ConfigIssue};
-use super::names::HandlerName;
 use super::patterns::{EventGlobs, Globs};
 use super::tls::TlsFiles;
 use super::DeliverySettings;
 use crate::filter::ReloadingFilter;
+use crate::ids::HandlerName;
 use crate::provider::Key;
 
 /// A downstream handler.
@@ -237,7 +237,7 @@ pub fn matching_handlers<'a>(
     provider: &str,
     tenant: &str,
     event_type: &str,
-) -> Vec<&'a str> {
+) -> Vec<&'a HandlerName> {
     if handlers.is_empty() {
         return Vec::new();
     }
@@ -246,7 +246,7 @@ pub fn matching_handlers<'a>(
     handlers
         .iter()
         .filter(|(_, h)| h.matches_candidate(tenant, &event))
-        .map(|(name, _)| name.as_str())
+        .map(|(name, _)| name)
         .collect()
 }
 
@@ -254,7 +254,7 @@ pub fn matching_handlers<'a>(
 /// union over the handlers whose `events` name it), so its deliveries keep
 /// them.
 pub(super) fn forwarded_per_provider(
-    providers: &mut BTreeMap<super::ProviderName, Arc<super::Provider>>,
+    providers: &mut BTreeMap<crate::ids::ProviderName, Arc<super::Provider>>,
     handlers: &BTreeMap<HandlerName, Arc<Handler>>,
 ) {
     for (name, p) in providers.iter_mut() {

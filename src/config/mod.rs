@@ -52,7 +52,6 @@ pub use handler_filter::{route, Routed};
 pub use handlers::{matching_handlers, ForwardHeader, Handler};
 pub use issues::{ConfigError, ConfigIssue};
 pub use load::{from_toml_str, load};
-pub use names::{HandlerName, KeyPrefix, ProviderName, TenantName};
 pub use patterns::{EventGlobs, EventPattern, GlobPattern, Globs};
 pub use placeholders::{Placeholders, Syntax, Values};
 pub use providers::{AckMode, Provider, Rate, RateLimit, Tenant};
@@ -61,6 +60,7 @@ pub use store::{EmbeddedStoreSettings, RedisStoreSettings, StoreSettings};
 pub use telemetry::{LogFormat, TelemetrySettings};
 pub use tls::{CertifiedPair, TlsFiles, TlsSettings};
 
+use crate::ids::{HandlerName, ProviderName};
 use crate::provider::Definitions;
 use declared::Declared;
 

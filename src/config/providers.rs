@@ -14,9 +14,9 @@ use serde::{Deserialize, Deserializer};
 use super::declared::Declared;
 use super::derived::Derived;
 use super::issues::{key, ConfigIssue};
-use super::names::{ProviderName, TenantName};
 use super::patterns::Globs;
 use super::DedupSettings;
+use crate::ids::{ProviderName, TenantName};
 use crate::provider::{Definitions, FetchHosts, Key, ProviderDef, ReplayGuard};
 
 /// A configured provider route (`[providers.NAME]`, `/webhooks/NAME/...`).

@@ -9,7 +9,7 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 
 use super::issues::ConfigIssue;
-use super::names::KeyPrefix;
+use crate::ids::KeyPrefix;
 
 /// `[store]`, by `kind`.
 ///

@@ -11,8 +11,9 @@ use super::events::{event_links, state_badge, EventQuery};
 use super::page::{frame, respond, see_other, Failure};
 use super::session::{checked_form, field, Authed};
 use crate::http::{ApiError, AppState};
-use crate::lookup::{self, EventRef};
+use crate::lookup;
 use crate::store::delivery::Leased;
+use crate::store::EventKey;
 use crate::store::{DedupRecord, DeliveryReport, EventReport};
 use crate::text::plural;
 
@@ -25,15 +26,15 @@ const EXCERPT: usize = 200;
 type EventPath = web::Path<(String, String, String)>;
 
 /// The event a page's path names (`/console/events/P/T/ID`).
-fn event_ref(path: &EventPath) -> Result<EventRef, Failure> {
+fn event_ref(path: &EventPath) -> Result<EventKey, Failure> {
     let (provider, tenant, event_id) = path.as_ref();
-    Ok(EventRef::parse(provider, tenant, event_id)?)
+    Ok(EventKey::parse(provider, tenant, event_id)?)
 }
 
 /// The event a page's query names (`/console/event?...`: an ID a path
 /// cannot carry, [`super::events::event_links`]).
-fn queried(query: &EventQuery) -> Result<EventRef, Failure> {
-    Ok(EventRef::parse(
+fn queried(query: &EventQuery) -> Result<EventKey, Failure> {
+    Ok(EventKey::parse(
         &query.provider,
         &query.tenant,
         &query.event_id,
@@ -68,13 +69,13 @@ pub async fn page_by_query(
 
 async fn show(
     auth: Authed,
-    event: EventRef,
+    event: EventKey,
     done: &Done,
     state: &AppState,
 ) -> Result<HttpResponse, Failure> {
     let report = state
         .store
-        .event_report(&event.provider, &event.tenant, &event.event_id)
+        .event_report(&event)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no record of {event}")))?;
     let payloads = payloads(state, &report).await?;
@@ -153,16 +154,12 @@ fn forwarded(payloads: &[Leased]) -> Vec<(String, String)> {
 /// download.
 async fn body_of(
     state: &AppState,
-    event: &EventRef,
+    event: &EventKey,
     report: &EventReport,
     payload: Option<&Leased>,
 ) -> Result<Option<Vec<u8>>, Failure> {
     let body = if report.processed_event.is_some() {
-        state
-            .store
-            .processed_event(&event.provider, &event.tenant, &event.event_id)
-            .await?
-            .map(|r| r.body)
+        state.store.processed_event(event).await?.map(|r| r.body)
     } else {
         payload
             .map(|p| p.body.to_vec())
@@ -312,11 +309,8 @@ pub async fn body_by_query(
     download(queried(&query)?, &state).await
 }
 
-async fn download(event: EventRef, state: &AppState) -> Result<HttpResponse, Failure> {
-    let report = state
-        .store
-        .event_report(&event.provider, &event.tenant, &event.event_id)
-        .await?;
+async fn download(event: EventKey, state: &AppState) -> Result<HttpResponse, Failure> {
+    let report = state.store.event_report(&event).await?;
     let body = match &report {
         Some(report) => {
             let payloads = payloads(state, report).await?;
@@ -361,7 +355,7 @@ pub async fn redeliver_by_query(
 /// Requeue the deliveries of `event` (of the form's `handler` only, when
 /// given), then back to its page.
 async fn requeue(
-    event: EventRef,
+    event: EventKey,
     fields: &[(String, String)],
     state: &AppState,
 ) -> Result<HttpResponse, Failure> {

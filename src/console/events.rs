@@ -19,9 +19,9 @@ use super::filters::{
 use super::page::{frame, respond, see_other, Failure};
 use super::session::Authed;
 use crate::http::{ApiError, AppState};
-use crate::lookup::EventRef;
 use crate::store::delivery::DeliveryView;
 use crate::store::listing::{EventListed, EventRecord, VerdictListed};
+use crate::store::EventKey;
 
 /// Where one event's page, its body download and its forms (re-delivery,
 /// release of a held event) are.
@@ -287,7 +287,7 @@ pub struct EventQuery {
 /// names without spaces, so they are trimmed; the event ID is the
 /// provider's, taken as written.
 pub async fn find(_auth: Authed, query: web::Query<EventQuery>) -> Result<HttpResponse, Failure> {
-    let event = EventRef::parse(query.provider.trim(), query.tenant.trim(), &query.event_id)?;
+    let event = EventKey::parse(query.provider.trim(), query.tenant.trim(), &query.event_id)?;
     Ok(see_other(&event_href(
         &event.provider,
         &event.tenant,

@@ -39,8 +39,9 @@ pub fn handlers<'a>(settings: &'a Settings, report: &EventReport) -> Vec<&'a str
         !report
             .deliveries
             .iter()
-            .any(|d| d.delivery.handler == *name)
+            .any(|d| d.delivery.handler == name.as_str())
     })
+    .map(|name| name.as_str())
     .collect()
 }
 

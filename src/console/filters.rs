@@ -186,15 +186,13 @@ impl Filters {
         Ok(f)
     }
 
-    fn event_type(&self) -> Result<Option<String>, InputError> {
+    fn event_type(&self) -> Result<Option<EventType>, InputError> {
         self.text("event_type")
             .map(|t| {
-                EventType::parse(t)
-                    .map(String::from)
-                    .map_err(|e| InputError {
-                        field: "event_type",
-                        reason: e.to_string(),
-                    })
+                EventType::parse(t).map_err(|e| InputError {
+                    field: "event_type",
+                    reason: e.to_string(),
+                })
             })
             .transpose()
     }
@@ -231,9 +229,9 @@ impl Filters {
             self.text("event_id"),
         )?;
         Ok(EventFilter {
-            provider: f.provider.as_ref().map(ToString::to_string),
-            tenant: f.tenant.as_ref().map(ToString::to_string),
-            event_id: f.event_id.as_ref().map(ToString::to_string),
+            provider: f.provider,
+            tenant: f.tenant,
+            event_id: f.event_id,
             event_type: self.event_type()?,
             before_id: self.before,
             limit: Some(PAGE),

@@ -8,7 +8,7 @@ use maud::{html, Markup};
 
 use crate::capture::{Capture, REDACTED};
 use crate::http::AppState;
-use crate::lookup::EventRef;
+use crate::store::EventKey;
 
 /// Captures shown per event (a retried request is captured each time).
 const SHOWN: usize = 5;
@@ -49,7 +49,7 @@ fn table(headers: &[(String, String)]) -> Markup {
 
 /// The headers section of an event's page; `forwarded`, the headers its
 /// deliveries keep.
-pub async fn section(state: &AppState, event: &EventRef, forwarded: &[(String, String)]) -> Markup {
+pub async fn section(state: &AppState, event: &EventKey, forwarded: &[(String, String)]) -> Markup {
     let kept = html! {
         @if !forwarded.is_empty() {
             p.muted { "Kept with its deliveries (the headers handlers forward):" }

@@ -9,7 +9,6 @@ use super::events::{event_links, EventQuery};
 use super::page::{see_other, Failure};
 use super::session::{checked_form, Authed};
 use crate::http::AppState;
-use crate::lookup::EventRef;
 use crate::store::{EventKey, HeldEvent};
 
 /// The held record's section of the event page; `release`, where its
@@ -56,7 +55,7 @@ pub async fn release(
 ) -> Result<HttpResponse, Failure> {
     checked_form(&req, &auth.0, &body)?;
     let (provider, tenant, event_id) = path.as_ref();
-    release_event(EventRef::parse(provider, tenant, event_id)?, &state).await
+    release_event(EventKey::parse(provider, tenant, event_id)?, &state).await
 }
 
 /// `POST /console/event/release?provider=&tenant=&event_id=`: the same,
@@ -69,15 +68,14 @@ pub async fn release_by_query(
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, Failure> {
     checked_form(&req, &auth.0, &body)?;
-    let event = EventRef::parse(&query.provider, &query.tenant, &query.event_id)?;
+    let event = EventKey::parse(&query.provider, &query.tenant, &query.event_id)?;
     release_event(event, &state).await
 }
 
-async fn release_event(event: EventRef, state: &AppState) -> Result<HttpResponse, Failure> {
-    let key = EventKey::new(&event.provider, &event.tenant, &event.event_id);
+async fn release_event(event: EventKey, state: &AppState) -> Result<HttpResponse, Failure> {
     let status = state
         .ingest
-        .release(&key)
+        .release(&event)
         .await
         .map_err(crate::http::ApiError::from)?;
     let links = event_links(&event.provider, &event.tenant, &event.event_id);

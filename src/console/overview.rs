@@ -15,6 +15,7 @@ use super::chart::{by_class, request_class, stacked};
 use super::page::{frame, respond, Failure};
 use super::session::Authed;
 use crate::http::AppState;
+use crate::ids::HandlerName;
 
 const REQUEST_CLASSES: &[&str] = &["accepted", "duplicate", "conflict", "retry", "rejected"];
 const DELIVERY_CLASSES: &[&str] = &["delivered", "retry", "dead"];
@@ -65,7 +66,7 @@ fn circuit(state: &AppState, handler: &str) -> Markup {
 
 async fn panels(state: &AppState) -> Result<Markup, Failure> {
     let recent = state.metrics.recent.snapshot();
-    let depth: BTreeMap<String, _> = state
+    let depth: BTreeMap<HandlerName, _> = state
         .store
         .depth_by_handler()
         .await?

@@ -14,7 +14,8 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::config::{DeliverySettings, Handler, HandlerName};
+use crate::config::{DeliverySettings, Handler};
+use crate::ids::HandlerName;
 
 /// The longest an open circuit waits before probing again.
 pub const MAX_COOLDOWN: Duration = Duration::from_secs(300);
@@ -89,7 +90,7 @@ impl Gates {
     /// none is left out (the lease takes every handler's, those no longer
     /// configured too); otherwise the handlers that are neither full, nor
     /// open, nor half-open with their probe under way.
-    pub fn lease_only(&self) -> Option<Vec<&str>> {
+    pub fn lease_only(&self) -> Option<Vec<&HandlerName>> {
         let now = Instant::now();
         let mut left_out = false;
         let mut room = Vec::with_capacity(self.gates.len());
@@ -101,7 +102,7 @@ impl Gates {
             {
                 left_out = true;
             } else {
-                room.push(name.as_str());
+                room.push(name);
             }
         }
         left_out.then_some(room)

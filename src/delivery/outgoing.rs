@@ -54,10 +54,10 @@ impl Outgoing {
         Outgoing {
             webhook_id: webhook_id(&d.provider, &d.tenant, &d.event_id, &handler.name),
             timestamp,
-            provider: d.provider.clone(),
-            tenant: d.tenant.clone(),
-            event_id: d.event_id.clone(),
-            event_type: d.event_type.clone(),
+            provider: d.provider.to_string(),
+            tenant: d.tenant.to_string(),
+            event_id: d.event_id.to_string(),
+            event_type: d.event_type.to_string(),
             content_type: d
                 .content_type
                 .clone()

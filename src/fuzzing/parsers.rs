@@ -13,13 +13,14 @@ use serde_json::Value;
 use super::first_line;
 use super::request::{keys_for, NOW};
 use crate::capture::{file_name_part, Capture};
-use crate::lookup::{DeadLetterFilters, EventRef};
+use crate::lookup::DeadLetterFilters;
 use crate::provider::identity;
 use crate::provider::template::{Template, Values};
 use crate::provider::{
     definition, sender_headers, Definitions, FieldSource, HeaderNames, UntrustedRequest,
 };
 use crate::replay::{self, ReplayOptions};
+use crate::store::EventKey;
 
 /// A signing template (the first line), filled with a request to the URL
 /// on the second line whose body is the rest. Every header and pair the
@@ -192,7 +193,7 @@ pub fn operator_input(data: &[u8]) {
             "{name:?} is not a plain name"
         );
     };
-    if let Ok(r) = EventRef::parse(
+    if let Ok(r) = EventKey::parse(
         provider.unwrap_or_default(),
         tenant.unwrap_or_default(),
         event_id.unwrap_or_default(),

@@ -21,8 +21,9 @@ use subtle::ConstantTimeEq;
 use super::peer::Peer;
 use super::problem::ApiError;
 use super::AppState;
-use crate::lookup::{self, DeadLetterFilters, EventRef, InputError};
+use crate::lookup::{self, DeadLetterFilters, InputError};
 use crate::store::delivery::DeliveryFilter;
+use crate::store::EventKey;
 
 pub(super) fn scope() -> actix_web::Scope<
     impl actix_web::dev::ServiceFactory<
@@ -126,10 +127,10 @@ async fn event(
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, ApiError> {
     let (provider, tenant, event_id) = path.into_inner();
-    let event = EventRef::parse(&provider, &tenant, &event_id)?;
+    let event = EventKey::parse(&provider, &tenant, &event_id)?;
     let report = state
         .store
-        .event_report(&event.provider, &event.tenant, &event.event_id)
+        .event_report(&event)
         .await
         .map_err(ApiError::lookup)?;
     match report {
@@ -150,7 +151,7 @@ async fn redeliver(
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, ApiError> {
     let (provider, tenant, event_id) = path.into_inner();
-    let event = EventRef::parse(&provider, &tenant, &event_id)?;
+    let event = EventKey::parse(&provider, &tenant, &event_id)?;
     let handler = query.handler.as_deref().map(lookup::handler).transpose()?;
     requeued(&state, &event.deliveries(handler.as_ref())).await
 }
@@ -163,9 +164,8 @@ async fn release(
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, ApiError> {
     let (provider, tenant, event_id) = path.into_inner();
-    let event = EventRef::parse(&provider, &tenant, &event_id)?;
-    let key = crate::store::EventKey::new(&event.provider, &event.tenant, &event.event_id);
-    let status = state.ingest.release(&key).await?;
+    let event = EventKey::parse(&provider, &tenant, &event_id)?;
+    let status = state.ingest.release(&event).await?;
     Ok(HttpResponse::Ok().json(serde_json::json!({
         "status": status.as_str(),
         "provider": event.provider.as_str(),

@@ -14,7 +14,8 @@ use std::time::Duration;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 
-use crate::config::{ProviderName, Rate, Settings, TenantName};
+use crate::config::{Rate, Settings};
+use crate::ids::{ProviderName, TenantName};
 
 /// Every configured provider+tenant that has a rate limit, and its bucket.
 #[derive(Default)]

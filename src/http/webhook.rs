@@ -33,6 +33,7 @@ use super::problem::ApiError;
 use super::receive::{self, Received};
 use super::{fetch, handshake, AppState};
 use crate::config::{Provider, Tenant, DEFAULT_TENANT};
+use crate::ids::TenantName;
 use crate::provider::{
     verify_request, HandshakeAnswer, Rejection, TenantState, UntrustedRequest, Verdict,
 };
@@ -164,7 +165,7 @@ fn count(
 async fn stored_key(
     state: &AppState,
     provider: &Provider,
-    tenant: &str,
+    tenant: &TenantName,
 ) -> Result<Option<crate::provider::Key>, ApiError> {
     if !provider
         .def
@@ -261,7 +262,7 @@ async fn serve(
             .map_or_else(Bytes::new, |(_, d)| d.bytes.clone()),
         received_at: chrono::Utc::now().timestamp(),
     };
-    let stored_key = stored_key(state, provider, tenant_name).await?;
+    let stored_key = stored_key(state, provider, &tenant.name).await?;
     // A family that verifies with a fetched certificate: every cheaper
     // check first, then the fetch (cached).
     let certificates =
@@ -300,7 +301,7 @@ async fn serve(
                 // handshake racing this one is refused.
                 let kept = state
                     .store
-                    .keep_handshake_secret(provider_name, tenant_name, secret.expose_secret())
+                    .keep_handshake_secret(&provider.name, &tenant.name, secret.expose_secret())
                     .await?;
                 if !kept {
                     count_handshake("refused");

@@ -7,9 +7,10 @@
 use std::time::Duration;
 
 use super::outcome::Refusal;
+use crate::ids::HandlerName;
 use crate::provider::VerifiedWebhook;
-use crate::store::delivery::{DeliveryFilter, DeliveryState};
-use crate::store::{RecordOutcome, Store};
+use crate::store::delivery::DeliveryState;
+use crate::store::{EventKey, RecordOutcome, Store};
 
 /// How often the deliveries are looked at while waiting.
 const ACK_POLL: Duration = Duration::from_millis(20);
@@ -23,19 +24,14 @@ const ACK_POLL: Duration = Duration::from_millis(20);
 pub(super) async fn wait_for_acks(
     store: &Store,
     ev: &VerifiedWebhook,
-    handlers: &[&str],
+    handlers: &[&HandlerName],
     deadline: Duration,
 ) -> Result<(), Refusal> {
     if store.record_pending(ev, handlers).await? == RecordOutcome::Conflict {
         return Err(Refusal::Conflict);
     }
     crash_point!("after_delivery_record");
-    let filter = DeliveryFilter {
-        provider: Some(ev.provider_name().to_owned()),
-        tenant: Some(ev.tenant().to_string()),
-        event_id: Some(ev.event_id().to_string()),
-        ..Default::default()
-    };
+    let filter = EventKey::of(ev).deliveries(None);
     // A deadline too far to add (the config takes any duration) is "never".
     let now = tokio::time::Instant::now();
     let until = now
@@ -49,7 +45,7 @@ pub(super) async fn wait_for_acks(
             .find(|h| state(h) == Some(DeliveryState::Dead))
         {
             return Err(Refusal::DeadLettered {
-                handler: (*dead).to_owned(),
+                handler: (*dead).to_string(),
             });
         }
         if handlers

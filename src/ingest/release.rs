@@ -52,7 +52,7 @@ impl Ingest {
             .settings
             .providers
             .get(key.provider.as_str())
-            .ok_or_else(|| ReleaseError::UnknownProvider(key.provider.clone()))?;
+            .ok_or_else(|| ReleaseError::UnknownProvider(key.provider.to_string()))?;
         let ev = VerifiedWebhook::released(provider.clone(), &held)
             .ok_or_else(|| ReleaseError::Unreadable(name.clone()))?;
         let status = self.event(ev).await?.status;

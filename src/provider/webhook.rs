@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-use crate::config::{Provider, TenantName};
+use crate::config::Provider;
+use crate::ids::TenantName;
 use crate::ids::{BodyDigest, EventId, EventType};
 use crate::store::HeldEvent;
 

@@ -4,6 +4,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::ids::{EventId, EventType, HandlerName, ProviderName, TenantName};
+
 /// Where a delivery is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -36,11 +38,11 @@ impl DeliveryState {
 #[derive(Debug, Clone)]
 pub struct Leased {
     pub id: i64,
-    pub provider: String,
-    pub tenant: String,
-    pub event_id: String,
-    pub handler: String,
-    pub event_type: String,
+    pub provider: ProviderName,
+    pub tenant: TenantName,
+    pub event_id: EventId,
+    pub handler: HandlerName,
+    pub event_type: EventType,
     pub content_type: Option<String>,
     /// Shared, so each attempt sends it without a copy.
     pub body: bytes::Bytes,
@@ -70,7 +72,7 @@ pub enum LeaseFrom<'a> {
     /// Only these handlers' (the others are full, or their circuit is
     /// open), each read from its own range of the due index, so the
     /// skipped handlers' backlog costs the lease nothing.
-    Only(&'a [&'a str]),
+    Only(&'a [&'a HandlerName]),
 }
 
 /// What an attempt decided.
@@ -146,11 +148,11 @@ pub struct AttemptView {
 pub struct DeliveryFilter {
     pub id: Option<i64>,
     pub state: Option<DeliveryState>,
-    pub provider: Option<String>,
-    pub tenant: Option<String>,
-    pub handler: Option<String>,
-    pub event_id: Option<String>,
-    pub event_type: Option<String>,
+    pub provider: Option<ProviderName>,
+    pub tenant: Option<TenantName>,
+    pub handler: Option<HandlerName>,
+    pub event_id: Option<EventId>,
+    pub event_type: Option<EventType>,
     /// Created at or after this time (milliseconds since the epoch).
     pub since_ms: Option<i64>,
     /// Created before this time (milliseconds since the epoch).
@@ -170,9 +172,9 @@ pub struct QueueDepth {
 }
 
 /// Pending and dead deliveries of one handler (the console's backlog).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HandlerDepth {
-    pub handler: String,
+    pub handler: HandlerName,
     pub depth: QueueDepth,
 }
 
@@ -245,11 +247,11 @@ impl From<DeliveryRow> for DeliveryView {
 #[derive(sqlx::FromRow)]
 pub(crate) struct LeasedRow {
     id: i64,
-    provider: String,
-    tenant: String,
-    event_id: String,
-    handler: String,
-    event_type: String,
+    provider: ProviderName,
+    tenant: TenantName,
+    event_id: EventId,
+    handler: HandlerName,
+    event_type: EventType,
     content_type: Option<String>,
     body: Vec<u8>,
     attempts: i32,
@@ -287,7 +289,7 @@ impl From<LeasedRow> for Leased {
 /// Per-handler counts, as `depth_by_handler` selects them.
 #[derive(sqlx::FromRow)]
 pub(crate) struct HandlerCounts {
-    handler: String,
+    handler: HandlerName,
     pending: i64,
     dead: i64,
 }

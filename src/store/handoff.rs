@@ -26,6 +26,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, Notify};
 
 use super::delivery::Leased;
+use crate::ids::HandlerName;
 use crate::provider::VerifiedWebhook;
 
 /// Room for one attempt, taken before the statement; the workers' own
@@ -113,7 +114,7 @@ impl Handoff {
     }
 
     /// Reserve for each of `handlers`.
-    pub(crate) fn reserve_all(&self, handlers: &[String]) -> Vec<Option<Ticket>> {
+    pub(crate) fn reserve_all(&self, handlers: &[HandlerName]) -> Vec<Option<Ticket>> {
         handlers.iter().map(|h| self.reserve(h)).collect()
     }
 
@@ -131,14 +132,19 @@ impl Handoff {
 
 /// A delivery just recorded for `ev` (row `id`), as a lease would return
 /// it, built from the event in hand.
-pub(crate) fn handed(ev: &VerifiedWebhook, id: i64, handler: &str, created_ms: i64) -> Leased {
+pub(crate) fn handed(
+    ev: &VerifiedWebhook,
+    id: i64,
+    handler: &HandlerName,
+    created_ms: i64,
+) -> Leased {
     Leased {
         id,
-        provider: ev.provider_name().to_owned(),
-        tenant: ev.tenant().to_string(),
-        event_id: ev.event_id().to_string(),
-        handler: handler.to_owned(),
-        event_type: ev.event_type().to_string(),
+        provider: (*ev.provider().name).clone(),
+        tenant: ev.tenant().clone(),
+        event_id: ev.event_id().clone(),
+        handler: handler.clone(),
+        event_type: ev.event_type().clone(),
         content_type: ev.content_type().map(str::to_owned),
         body: ev.body().clone(),
         attempts: 0,

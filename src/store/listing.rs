@@ -4,6 +4,8 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use crate::ids::{EventId, EventType, ProviderName, TenantName};
+
 /// Which record a listing reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EventRecord {
@@ -20,10 +22,10 @@ pub enum EventRecord {
 /// Which events; each filter optional.
 #[derive(Debug, Clone, Default)]
 pub struct EventFilter {
-    pub provider: Option<String>,
-    pub tenant: Option<String>,
-    pub event_id: Option<String>,
-    pub event_type: Option<String>,
+    pub provider: Option<ProviderName>,
+    pub tenant: Option<TenantName>,
+    pub event_id: Option<EventId>,
+    pub event_type: Option<EventType>,
     /// Keyset cursor: only records with a smaller ID.
     pub before_id: Option<i64>,
     /// At most this many (default 100).

@@ -26,6 +26,7 @@ use super::listing::{
 };
 use super::types::{EventKey, HeldEvent, ProcessedEvent, QuarantinedCopy};
 use super::StoreError;
+use crate::ids::{HandlerName, ProviderName, TenantName};
 use crate::provider::VerifiedWebhook;
 
 /// Every statement both dialects share, reached through one object.
@@ -135,16 +136,16 @@ pub trait HandshakeSecrets: Send + Sync + Debug {
     /// The secret a handshake handed over for this provider and tenant.
     async fn handshake_secret(
         &self,
-        provider: &str,
-        tenant: &str,
+        provider: &ProviderName,
+        tenant: &TenantName,
     ) -> Result<Option<SecretString>, StoreError>;
 
     /// Store a handed-over secret unless one is stored (first come);
     /// whether it was.
     async fn keep_handshake_secret(
         &self,
-        provider: &str,
-        tenant: &str,
+        provider: &ProviderName,
+        tenant: &TenantName,
         secret: &str,
     ) -> Result<bool, StoreError>;
 
@@ -152,8 +153,8 @@ pub trait HandshakeSecrets: Send + Sync + Debug {
     /// there was one.
     async fn reset_handshake_secret(
         &self,
-        provider: &str,
-        tenant: &str,
+        provider: &ProviderName,
+        tenant: &TenantName,
     ) -> Result<bool, StoreError>;
 }
 
@@ -206,7 +207,7 @@ pub trait DeliveryRecords: Send + Sync + Debug {
 pub trait AlertStates: Send + Sync + Debug {
     /// Per handler with a pending delivery, when its oldest was created
     /// (ms since the epoch).
-    async fn oldest_pending(&self) -> Result<Vec<(String, i64)>, StoreError>;
+    async fn oldest_pending(&self) -> Result<Vec<(HandlerName, i64)>, StoreError>;
 
     /// Mark an alert rule firing for a handler, if it was not and its last
     /// alert was sent at or before `quiet_since_ms`; `true` when the caller
@@ -214,12 +215,12 @@ pub trait AlertStates: Send + Sync + Debug {
     async fn alert_fire(
         &self,
         rule: &str,
-        handler: &str,
+        handler: &HandlerName,
         now_ms: i64,
         quiet_since_ms: i64,
     ) -> Result<bool, StoreError>;
 
     /// Mark an alert rule resolved for a handler, if it was firing; `true`
     /// when the caller is the one node to send the resolve.
-    async fn alert_resolve(&self, rule: &str, handler: &str) -> Result<bool, StoreError>;
+    async fn alert_resolve(&self, rule: &str, handler: &HandlerName) -> Result<bool, StoreError>;
 }

@@ -17,6 +17,7 @@ use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, RecordOutcome,
 };
 use super::{IngestStore, RecordStore, StoreError};
+use crate::ids::HandlerName;
 use crate::provider::VerifiedWebhook;
 
 #[derive(Debug, Clone)]
@@ -95,7 +96,7 @@ impl IngestStore for RedisPg {
         ev: &VerifiedWebhook,
         owner: &OwnerToken,
         window: Duration,
-        handlers: &[&str],
+        handlers: &[&HandlerName],
     ) -> Result<CommitOutcome, StoreError> {
         let own_digest = &ev.body_sha256()[..DIGEST_LEN];
         if !ev.is_critical() {
@@ -151,7 +152,7 @@ impl IngestStore for RedisPg {
     async fn record_pending(
         &self,
         ev: &VerifiedWebhook,
-        handlers: &[&str],
+        handlers: &[&HandlerName],
     ) -> Result<RecordOutcome, StoreError> {
         Ok(match self.pg.record_deliveries(ev, handlers).await? {
             None => RecordOutcome::Recorded,

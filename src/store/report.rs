@@ -9,12 +9,13 @@ use serde::Serialize;
 use super::delivery::{AttemptView, DeliveryFilter, DeliveryView};
 use super::types::{hex_bytes, DedupRecord, EventKey, HeldEvent, ProcessedEvent, QuarantinedCopy};
 use super::{Store, StoreError};
+use crate::ids::{EventId, ProviderName, TenantName};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct EventReport {
-    pub provider: String,
-    pub tenant: String,
-    pub event_id: String,
+    pub provider: ProviderName,
+    pub tenant: TenantName,
+    pub event_id: EventId,
     /// The dedup record, and until when it is kept: for a non-critical
     /// event without handlers, the only record there is.
     pub dedup: DedupRecord,
@@ -69,13 +70,7 @@ impl EventReport {
 
 impl Store {
     /// The report on one event; `None` when nothing is recorded for it.
-    pub async fn event_report(
-        &self,
-        provider: &str,
-        tenant: &str,
-        event_id: &str,
-    ) -> Result<Option<EventReport>, StoreError> {
-        let key = EventKey::new(provider, tenant, event_id);
+    pub async fn event_report(&self, key: &EventKey) -> Result<Option<EventReport>, StoreError> {
         let filter = DeliveryFilter {
             provider: Some(key.provider.clone()),
             tenant: Some(key.tenant.clone()),
@@ -88,17 +83,14 @@ impl Store {
             deliveries.push(DeliveryReport { delivery, attempts });
         }
         let report = EventReport {
-            dedup: self.dedup_record(&key).await?,
-            processed_event: self
-                .processed_event(provider, tenant, event_id)
-                .await?
-                .map(ProcessedSummary::from),
+            dedup: self.dedup_record(key).await?,
+            processed_event: self.processed_event(key).await?.map(ProcessedSummary::from),
             deliveries,
-            quarantined: self.quarantined(&key).await?,
-            held: self.held(&key).await?,
-            provider: key.provider,
-            tenant: key.tenant,
-            event_id: key.event_id,
+            quarantined: self.quarantined(key).await?,
+            held: self.held(key).await?,
+            provider: key.provider.clone(),
+            tenant: key.tenant.clone(),
+            event_id: key.event_id.clone(),
         };
         Ok((!report.is_empty()).then_some(report))
     }

@@ -20,6 +20,7 @@ use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, RecordOutcome,
 };
 use super::StoreError;
+use crate::ids::HandlerName;
 use crate::provider::VerifiedWebhook;
 
 /// Dedup claims and the durable record of accepted events.
@@ -65,7 +66,7 @@ pub trait IngestStore: Send + Sync + Debug {
         ev: &VerifiedWebhook,
         owner: &OwnerToken,
         window: Duration,
-        handlers: &[&str],
+        handlers: &[&HandlerName],
     ) -> Result<CommitOutcome, StoreError>;
 
     /// One pending delivery per handler without completing the key (`ack =
@@ -75,7 +76,7 @@ pub trait IngestStore: Send + Sync + Debug {
     async fn record_pending(
         &self,
         ev: &VerifiedWebhook,
-        handlers: &[&str],
+        handlers: &[&HandlerName],
     ) -> Result<RecordOutcome, StoreError>;
 
     /// Give the claim up, if `owner` still owns it (a stale owner must

@@ -6,6 +6,8 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde::{Serialize, Serializer};
 
+use crate::ids::{EventId, ProviderName, TenantName};
+
 /// A random token naming the holder of an IN_PROGRESS claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OwnerToken([u8; 16]);
@@ -85,21 +87,39 @@ pub struct Inventory {
     pub quarantined: u64,
 }
 
-/// One event, as operators name it.
+/// One event: how the stores, the console and the operator's commands name
+/// it (an operator's text becomes one through `EventKey::parse`, in
+/// `lookup.rs`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EventKey {
-    pub provider: String,
-    pub tenant: String,
-    pub event_id: String,
+    pub provider: ProviderName,
+    pub tenant: TenantName,
+    pub event_id: EventId,
 }
 
 impl EventKey {
-    pub fn new(provider: &str, tenant: &str, event_id: &str) -> Self {
+    pub fn new(provider: ProviderName, tenant: TenantName, event_id: EventId) -> Self {
         EventKey {
-            provider: provider.to_owned(),
-            tenant: tenant.to_owned(),
-            event_id: event_id.to_owned(),
+            provider,
+            tenant,
+            event_id,
         }
+    }
+
+    /// The key of a verified request's event.
+    pub fn of(ev: &crate::provider::VerifiedWebhook) -> Self {
+        EventKey {
+            provider: (*ev.provider().name).clone(),
+            tenant: ev.tenant().clone(),
+            event_id: ev.event_id().clone(),
+        }
+    }
+}
+
+/// `provider/tenant/event_id`, as the console and the CLI show it.
+impl std::fmt::Display for EventKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}/{}", self.provider, self.tenant, self.event_id)
     }
 }
 

@@ -76,6 +76,26 @@ macro_rules! backend_tests {
 }
 
 /// Test secrets, per provider route and tenant.
+/// One event's key, from names a test knows are valid.
+pub fn key(provider: &str, tenant: &str, event_id: &str) -> hookline::store::EventKey {
+    hookline::store::EventKey::parse(provider, tenant, event_id).expect("a valid event key")
+}
+
+/// Handler names as the stores take them (`commit`, `record_pending`),
+/// from names a test knows are valid. Leaked: a test's few names live as
+/// long as it does.
+pub fn handlers(names: &[&str]) -> &'static [&'static hookline::ids::HandlerName] {
+    let names: Vec<&'static hookline::ids::HandlerName> = names
+        .iter()
+        .map(|n| {
+            &*Box::leak(Box::new(
+                hookline::lookup::handler(n).expect("a valid handler name"),
+            ))
+        })
+        .collect();
+    Box::leak(names.into_boxed_slice())
+}
+
 pub fn secret(route: &str, tenant: &str) -> String {
     match route {
         // Standard Webhooks secrets are base64 after whsec_.

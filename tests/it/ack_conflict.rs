@@ -59,7 +59,7 @@ async fn wait_delivered(app: &TestApp) {
         let rows = app
             .store
             .list_deliveries(&DeliveryFilter {
-                event_id: Some(EVENT_ID.into()),
+                event_id: Some(hookline::lookup::event_id(EVENT_ID).unwrap()),
                 ..Default::default()
             })
             .await
@@ -93,7 +93,7 @@ async fn a_changed_body_after_a_released_claim_is_a_conflict(backend: Backend) {
     assert_eq!(app.inventory().await.quarantined, 1, "the copy is kept");
     if let Some(row) = app
         .store
-        .processed_event("stripe", "acme", EVENT_ID)
+        .processed_event(&common::key("stripe", "acme", EVENT_ID))
         .await
         .unwrap()
     {
@@ -110,7 +110,7 @@ async fn a_changed_body_after_a_released_claim_is_a_conflict(backend: Backend) {
     );
     let row = app
         .store
-        .processed_event("stripe", "acme", EVENT_ID)
+        .processed_event(&common::key("stripe", "acme", EVENT_ID))
         .await
         .unwrap()
         .expect("the original is recorded");

@@ -13,7 +13,7 @@ use hookline::store::delivery::{DeliveryFilter, DeliveryState};
 
 async fn state(app: &common::TestApp, event_id: &str) -> Option<DeliveryState> {
     let filter = DeliveryFilter {
-        event_id: Some(event_id.into()),
+        event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
         ..Default::default()
     };
     app.store
@@ -65,7 +65,7 @@ async fn a_dead_delivery_is_answered_at_once(backend: Backend) {
     // provider's next retry is accepted.
     sink.always(Reply::Status(200));
     let filter = DeliveryFilter {
-        event_id: Some("evt_dead".into()),
+        event_id: Some(hookline::lookup::event_id("evt_dead").unwrap()),
         state: Some(DeliveryState::Dead),
         ..Default::default()
     };

@@ -52,7 +52,11 @@ async fn every_provider_accepts_then_reports_duplicate(backend: Backend) {
         assert_eq!(res.headers().get("Webhook-Duplicate").unwrap(), "true");
         let body: serde_json::Value = res.json().await.unwrap();
         assert_eq!(body["status"], "duplicate", "{route}");
-        let row = app.store.processed_event(route, "acme", &id).await.unwrap();
+        let row = app
+            .store
+            .processed_event(&common::key(route, "acme", &id))
+            .await
+            .unwrap();
         let row =
             row.unwrap_or_else(|| panic!("{route}: critical event has no processed_event row"));
         assert_eq!(
@@ -131,7 +135,7 @@ async fn same_id_with_another_body_is_a_conflict_and_the_original_stands(backend
     assert!(body["detail"].as_str().unwrap().contains("different body"));
     let row = app
         .store
-        .processed_event("stripe", "acme", "evt_conflict")
+        .processed_event(&common::key("stripe", "acme", "evt_conflict"))
         .await
         .unwrap()
         .unwrap();
@@ -234,13 +238,13 @@ async fn tenants_are_isolated(backend: Backend) {
     assert_eq!(app.send_json(&globex).await.1["status"], "accepted");
     assert!(app
         .store
-        .processed_event("github", "acme", "same-delivery-id")
+        .processed_event(&common::key("github", "acme", "same-delivery-id"))
         .await
         .unwrap()
         .is_some());
     assert!(app
         .store
-        .processed_event("github", "globex", "same-delivery-id")
+        .processed_event(&common::key("github", "globex", "same-delivery-id"))
         .await
         .unwrap()
         .is_some());

@@ -16,7 +16,7 @@ async fn wait_for_state(app: &TestApp, event_id: &str, state: DeliveryState) {
         let rows = app
             .store
             .list_deliveries(&DeliveryFilter {
-                event_id: Some(event_id.into()),
+                event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
                 ..Default::default()
             })
             .await

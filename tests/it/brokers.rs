@@ -68,7 +68,7 @@ pub async fn app(backend: Backend, config: String) -> TestApp {
 pub async fn delivery(app: &TestApp, event_id: &str, handler: &str) -> Option<DeliveryView> {
     app.store
         .list_deliveries(&DeliveryFilter {
-            event_id: Some(event_id.into()),
+            event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
             ..Default::default()
         })
         .await

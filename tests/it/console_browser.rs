@@ -33,7 +33,7 @@ fn browser_dir() -> PathBuf {
 async fn states(app: &TestApp, event_id: &str) -> Vec<DeliveryState> {
     app.store
         .list_deliveries(&DeliveryFilter {
-            event_id: Some(event_id.into()),
+            event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
             ..Default::default()
         })
         .await

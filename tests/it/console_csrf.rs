@@ -16,7 +16,7 @@ async fn delivery(app: &TestApp, event_id: &str) -> DeliveryView {
     let rows = app
         .store
         .list_deliveries(&DeliveryFilter {
-            event_id: Some(event_id.into()),
+            event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
             ..Default::default()
         })
         .await

@@ -296,7 +296,7 @@ async fn the_capture_corpus_gets_every_verdict_right(backend: Backend) {
     for (route, event) in &expected {
         let row = app
             .store
-            .processed_event(route, "default", &event.id)
+            .processed_event(&common::key(route, "default", &event.id))
             .await
             .unwrap();
         match row {

@@ -46,7 +46,7 @@ async fn app_with_delivery(backend: Backend, handlers: String, delivery: &str) -
 async fn deliveries(app: &TestApp, event_id: &str) -> Vec<DeliveryView> {
     app.store
         .list_deliveries(&DeliveryFilter {
-            event_id: Some(event_id.into()),
+            event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
             ..Default::default()
         })
         .await
@@ -159,7 +159,7 @@ async fn a_4xx_dead_letters_after_one_attempt_and_can_be_replayed(backend: Backe
         .store
         .list_deliveries(&DeliveryFilter {
             state: Some(DeliveryState::Dead),
-            handler: Some("billing".into()),
+            handler: Some(hookline::lookup::handler("billing").unwrap()),
             ..Default::default()
         })
         .await

@@ -10,7 +10,7 @@ use std::time::Duration;
 use common::store::{open_store, CRITICAL_TYPE};
 use common::Backend;
 use hookline::store::delivery::{AttemptRecord, LeaseFrom, Next};
-use hookline::store::{ClaimOutcome, CommitOutcome, DedupRecord, EventKey, OwnerToken};
+use hookline::store::{ClaimOutcome, CommitOutcome, DedupRecord, OwnerToken};
 use sqlx::{Connection, SqliteConnection};
 
 const TTL: Duration = Duration::from_secs(30);
@@ -28,7 +28,10 @@ async fn a_failing_write_does_not_fail_the_others_queued_with_it() {
         else {
             panic!("a new event is owned")
         };
-        let committed = ingest.commit(&ev, &owner, WINDOW, &["h"]).await.unwrap();
+        let committed = ingest
+            .commit(&ev, &owner, WINDOW, common::handlers(&["h"]))
+            .await
+            .unwrap();
         assert_eq!(committed, CommitOutcome::Accepted);
     }
     let leased = records
@@ -88,7 +91,7 @@ async fn a_failing_write_does_not_fail_the_others_queued_with_it() {
             ev.event_id().as_str()
         );
         // And it was kept: the key is held.
-        let key = EventKey::new("stripe", "acme", ev.event_id().as_str());
+        let key = common::key("stripe", "acme", ev.event_id().as_str());
         assert!(matches!(
             ingest.dedup_record(&key).await.unwrap(),
             DedupRecord::InProgress { .. }

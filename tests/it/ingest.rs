@@ -11,7 +11,6 @@ use common::store::{open_store, CRITICAL_TYPE};
 use common::{Backend, Webhook};
 use hookline::ingest::{Ingest, Refusal, ReleaseError, Status};
 use hookline::metrics::Metrics;
-use hookline::store::EventKey;
 
 fn ingest(s: &common::store::TestStore) -> Ingest {
     Ingest::new(
@@ -85,18 +84,18 @@ async fn a_suspected_replay_is_held_then_released(backend: Backend) {
     assert_eq!(status(&original).await, Status::Accepted);
     assert_eq!(status(&resend).await, Status::Held);
     assert_eq!(status(&resend).await, Status::Held);
-    let key = EventKey::new("generic", "acme", "g-2");
+    let key = common::key("generic", "acme", "g-2");
     assert_eq!(s.store.held(&key).await.unwrap().unwrap().copies, 2);
     assert!(s
         .store
-        .processed_event("generic", "acme", "g-2")
+        .processed_event(&common::key("generic", "acme", "g-2"))
         .await
         .unwrap()
         .is_none());
     assert_eq!(ingest.release(&key).await.unwrap(), Status::Accepted);
     assert!(s
         .store
-        .processed_event("generic", "acme", "g-2")
+        .processed_event(&common::key("generic", "acme", "g-2"))
         .await
         .unwrap()
         .is_some());
@@ -105,9 +104,7 @@ async fn a_suspected_replay_is_held_then_released(backend: Backend) {
         Err(ReleaseError::AlreadyReleased { .. })
     ));
     assert!(matches!(
-        ingest
-            .release(&EventKey::new("generic", "acme", "g-3"))
-            .await,
+        ingest.release(&common::key("generic", "acme", "g-3")).await,
         Err(ReleaseError::NotHeld(_))
     ));
 }

@@ -71,7 +71,7 @@ async fn a_failing_handler_is_left_alone_and_the_others_keep_pace(backend: Backe
     let waiting = app
         .store
         .list_deliveries(&DeliveryFilter {
-            handler: Some("down".into()),
+            handler: Some(hookline::lookup::handler("down").unwrap()),
             ..Default::default()
         })
         .await

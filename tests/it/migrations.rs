@@ -10,7 +10,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use common::store::verified;
 use common::{test_config, AppOptions, Backend, Webhook};
 use hookline::config;
-use hookline::store::{EventKey, RecordOutcome, Store};
+use hookline::store::{RecordOutcome, Store};
 use sha2::{Digest, Sha256};
 use sqlx::{Database, Encode, Executor, IntoArguments, Pool, Type};
 
@@ -98,7 +98,7 @@ async fn migration_0003_folds_quarantine_and_keeps_old_deliveries_guarded(backen
     Store::migrate(&settings.store).await.expect("0003 applies");
     let store = Store::connect(&settings.store).await.unwrap();
     let copies = store
-        .quarantined(&EventKey::new("stripe", "acme", "evt_old"))
+        .quarantined(&common::key("stripe", "acme", "evt_old"))
         .await
         .unwrap();
     let folded: Vec<_> = copies
@@ -114,11 +114,17 @@ async fn migration_0003_folds_quarantine_and_keeps_old_deliveries_guarded(backen
     // The old delivery has no digest: it is compared by its body.
     let (original, other) = (verified(&settings, &original), verified(&settings, &other));
     assert_eq!(
-        store.record_pending(&other, &["billing"]).await.unwrap(),
+        store
+            .record_pending(&other, common::handlers(&["billing"]))
+            .await
+            .unwrap(),
         RecordOutcome::Conflict
     );
     assert_eq!(
-        store.record_pending(&original, &["billing"]).await.unwrap(),
+        store
+            .record_pending(&original, common::handlers(&["billing"]))
+            .await
+            .unwrap(),
         RecordOutcome::Recorded
     );
     // New conflicts are counted on the folded table.

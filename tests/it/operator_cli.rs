@@ -116,7 +116,7 @@ async fn wait_state(app: &crate::common::TestApp, event_id: &str, state: Deliver
         let rows = app
             .store
             .list_deliveries(&DeliveryFilter {
-                event_id: Some(event_id.into()),
+                event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
                 ..Default::default()
             })
             .await

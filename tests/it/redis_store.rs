@@ -259,7 +259,7 @@ async fn owners_of_one_event_committing_at_once_record_it_once() {
     let outcomes = futures::future::join_all(
         owners
             .iter()
-            .map(|(ev, owner)| store.commit(ev, owner, window, &["h1", "h2"])),
+            .map(|(ev, owner)| store.commit(ev, owner, window, common::handlers(&["h1", "h2"]))),
     )
     .await;
     let outcomes: Vec<CommitOutcome> = outcomes.into_iter().map(Result::unwrap).collect();
@@ -280,7 +280,7 @@ async fn owners_of_one_event_committing_at_once_record_it_once() {
         assert_eq!(*outcome, expected);
     }
     let row = store
-        .processed_event("stripe", "acme", "evt_many_owners")
+        .processed_event(&common::key("stripe", "acme", "evt_many_owners"))
         .await
         .unwrap()
         .expect("the row");
@@ -288,7 +288,7 @@ async fn owners_of_one_event_committing_at_once_record_it_once() {
     assert_eq!(store.inventory().await.unwrap().processed_events, 1);
     let deliveries = store
         .list_deliveries(&hookline::store::delivery::DeliveryFilter {
-            event_id: Some("evt_many_owners".into()),
+            event_id: Some(hookline::lookup::event_id("evt_many_owners").unwrap()),
             ..Default::default()
         })
         .await

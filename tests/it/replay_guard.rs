@@ -95,13 +95,13 @@ async fn resend_under_a_fresh_id_is_held_until_released(backend: Backend) {
         2.0
     );
     // It is kept whole, counted once per request, and shown with the event.
-    let key = hookline::store::EventKey::new("github", "acme", "delivery-b");
+    let key = common::key("github", "acme", "delivery-b");
     let held = app.store.held(&key).await.unwrap().expect("held");
     assert_eq!((held.copies, held.released_at), (2, None));
     assert_eq!(held.body, original.body);
     let report = app
         .store
-        .event_report("github", "acme", "delivery-b")
+        .event_report(&common::key("github", "acme", "delivery-b"))
         .await
         .unwrap()
         .expect("a report");

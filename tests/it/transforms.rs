@@ -53,7 +53,7 @@ async fn attempt_errors(app: &TestApp, event_id: &str, name: &str) -> Vec<String
     for _ in 0..300 {
         let report = app
             .store
-            .event_report("stripe", "acme", event_id)
+            .event_report(&common::key("stripe", "acme", event_id))
             .await
             .unwrap();
         if let Some(d) = report
@@ -369,7 +369,7 @@ async fn a_fixed_script_applies_on_the_next_attempt_after_sighup(backend: Backen
     for _ in 0..300 {
         let report = app
             .store
-            .event_report("stripe", "acme", "evt_fix")
+            .event_report(&common::key("stripe", "acme", "evt_fix"))
             .await
             .unwrap();
         failed = report

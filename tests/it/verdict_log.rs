@@ -92,7 +92,7 @@ async fn verdicts_list_newest_first_filtered_and_are_pruned_by_age(backend: Back
         since_ms: Some(t0 + 2000),
         until_ms: Some(t0 + 4000),
         event: EventFilter {
-            event_id: Some("evt_1".into()),
+            event_id: Some(hookline::lookup::event_id("evt_1").unwrap()),
             ..Default::default()
         },
         ..Default::default()
@@ -112,7 +112,7 @@ async fn verdicts_list_newest_first_filtered_and_are_pruned_by_age(backend: Back
 async fn logged(app: &TestApp, event_id: &str, n: usize) -> Vec<String> {
     let filter = VerdictFilter {
         event: EventFilter {
-            event_id: Some(event_id.into()),
+            event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
             ..Default::default()
         },
         ..Default::default()
@@ -154,7 +154,7 @@ async fn the_receiver_logs_each_verified_request_and_the_console_lists_duplicate
         .store
         .list_verdicts(&VerdictFilter {
             event: EventFilter {
-                event_id: Some("evt_forged".into()),
+                event_id: Some(hookline::lookup::event_id("evt_forged").unwrap()),
                 ..Default::default()
             },
             ..Default::default()

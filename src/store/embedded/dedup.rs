@@ -11,6 +11,7 @@ use sqlx::{SqliteConnection, SqlitePool};
 
 use super::deliveries::{self, Inserted};
 use super::writes::{Done, Written};
+use crate::ids::HandlerName;
 use crate::provider::VerifiedWebhook;
 use crate::store::handoff::Handoff;
 use crate::store::sql::other_body;
@@ -90,7 +91,7 @@ pub(super) async fn commit(
     ev: &VerifiedWebhook,
     owner: &OwnerToken,
     window: Duration,
-    handlers: &[&str],
+    handlers: &[&HandlerName],
     handoff: &Handoff,
 ) -> Result<Done, StoreError> {
     let op = "commit";
@@ -209,7 +210,7 @@ async fn insert_processed(
 pub(super) async fn record_pending(
     tx: &mut SqliteConnection,
     ev: &VerifiedWebhook,
-    handlers: &[&str],
+    handlers: &[&HandlerName],
     handoff: &Handoff,
 ) -> Result<Done, StoreError> {
     let op = "deliveries";

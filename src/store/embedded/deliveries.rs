@@ -4,6 +4,7 @@
 
 use sqlx::SqliteConnection;
 
+use crate::ids::HandlerName;
 use crate::provider::VerifiedWebhook;
 use crate::store::delivery::Leased;
 use crate::store::handoff::{handed, Handoff, Ticket};
@@ -51,7 +52,7 @@ impl Inserted {
 pub(super) async fn insert(
     tx: &mut SqliteConnection,
     ev: &VerifiedWebhook,
-    handlers: &[&str],
+    handlers: &[&HandlerName],
     now: i64,
     handoff: &Handoff,
 ) -> Result<Inserted, StoreError> {

@@ -30,6 +30,7 @@ use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, RecordOutcome,
 };
 use super::{DeliveryQueue, IngestStore, OpenError, RecordStore, StoreError};
+use crate::ids::HandlerName;
 use crate::provider::VerifiedWebhook;
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -142,7 +143,7 @@ impl IngestStore for EmbeddedStore {
         ev: &VerifiedWebhook,
         owner: &OwnerToken,
         window: Duration,
-        handlers: &[&str],
+        handlers: &[&HandlerName],
     ) -> Result<CommitOutcome, StoreError> {
         match self
             .lane
@@ -150,7 +151,7 @@ impl IngestStore for EmbeddedStore {
                 ev: ev.clone(),
                 owner: *owner,
                 window,
-                handlers: handlers.iter().map(|h| h.to_string()).collect(),
+                handlers: handlers.iter().map(|h| (*h).clone()).collect(),
             })
             .await?
         {
@@ -162,13 +163,13 @@ impl IngestStore for EmbeddedStore {
     async fn record_pending(
         &self,
         ev: &VerifiedWebhook,
-        handlers: &[&str],
+        handlers: &[&HandlerName],
     ) -> Result<RecordOutcome, StoreError> {
         match self
             .lane
             .write(Write::Record {
                 ev: ev.clone(),
-                handlers: handlers.iter().map(|h| h.to_string()).collect(),
+                handlers: handlers.iter().map(|h| (*h).clone()).collect(),
             })
             .await?
         {

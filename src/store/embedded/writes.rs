@@ -11,6 +11,7 @@ use sqlx::{SqliteConnection, SqlitePool};
 
 use super::deliveries::Inserted;
 use super::{checkpoint, dedup, queue};
+use crate::ids::HandlerName;
 use crate::provider::VerifiedWebhook;
 use crate::store::batching::{self, LaneWrite};
 use crate::store::delivery::Outcome;
@@ -29,11 +30,11 @@ pub(super) enum Write {
         ev: VerifiedWebhook,
         owner: OwnerToken,
         window: Duration,
-        handlers: Vec<String>,
+        handlers: Vec<HandlerName>,
     },
     Record {
         ev: VerifiedWebhook,
-        handlers: Vec<String>,
+        handlers: Vec<HandlerName>,
     },
     Outcome(Outcome),
 }
@@ -117,8 +118,8 @@ impl LaneWrite for Write {
     }
 }
 
-fn names(handlers: &[String]) -> Vec<&str> {
-    handlers.iter().map(String::as_str).collect()
+fn names(handlers: &[HandlerName]) -> Vec<&HandlerName> {
+    handlers.iter().collect()
 }
 
 /// Copy what is left of the WAL into the file, so that the next

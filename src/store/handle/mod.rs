@@ -19,6 +19,7 @@ use super::types::{
     ProcessedEvent, QuarantinedCopy, RecordOutcome,
 };
 use super::{DeliveryQueue, IngestStore, RecordStore, StoreError};
+use crate::ids::{HandlerName, ProviderName, TenantName};
 use crate::provider::VerifiedWebhook;
 
 /// The configured backend. Cheap to clone: clones share it.
@@ -150,7 +151,7 @@ impl Store {
         ev: &VerifiedWebhook,
         owner: &OwnerToken,
         window: Duration,
-        handlers: &[&str],
+        handlers: &[&HandlerName],
     ) -> Result<CommitOutcome, StoreError> {
         self.bounded("commit", self.ingest.commit(ev, owner, window, handlers))
             .await
@@ -160,7 +161,7 @@ impl Store {
     pub async fn record_pending(
         &self,
         ev: &VerifiedWebhook,
-        handlers: &[&str],
+        handlers: &[&HandlerName],
     ) -> Result<RecordOutcome, StoreError> {
         self.bounded("deliveries", self.ingest.record_pending(ev, handlers))
             .await
@@ -207,12 +208,9 @@ impl Store {
 
     pub async fn processed_event(
         &self,
-        provider: &str,
-        tenant: &str,
-        event_id: &str,
+        key: &EventKey,
     ) -> Result<Option<ProcessedEvent>, StoreError> {
-        let key = EventKey::new(provider, tenant, event_id);
-        self.bounded("lookup", self.records().processed_event(&key))
+        self.bounded("lookup", self.records().processed_event(key))
             .await
     }
 
@@ -283,8 +281,8 @@ impl Store {
 
     pub async fn handshake_secret(
         &self,
-        provider: &str,
-        tenant: &str,
+        provider: &ProviderName,
+        tenant: &TenantName,
     ) -> Result<Option<secrecy::SecretString>, StoreError> {
         self.bounded(
             "handshake",
@@ -295,8 +293,8 @@ impl Store {
 
     pub async fn keep_handshake_secret(
         &self,
-        provider: &str,
-        tenant: &str,
+        provider: &ProviderName,
+        tenant: &TenantName,
         secret: &str,
     ) -> Result<bool, StoreError> {
         self.bounded(
@@ -309,8 +307,8 @@ impl Store {
 
     pub async fn reset_handshake_secret(
         &self,
-        provider: &str,
-        tenant: &str,
+        provider: &ProviderName,
+        tenant: &TenantName,
     ) -> Result<bool, StoreError> {
         self.bounded(
             "handshake",

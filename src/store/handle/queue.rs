@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use super::Store;
+use crate::ids::HandlerName;
 use crate::store::delivery::{
     AttemptRecord, AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, LeaseFrom, Leased,
     Next, QueueDepth,
@@ -82,7 +83,7 @@ impl Store {
     }
 
     /// See [`AlertStates::oldest_pending`](crate::store::AlertStates::oldest_pending).
-    pub async fn oldest_pending(&self) -> Result<Vec<(String, i64)>, StoreError> {
+    pub async fn oldest_pending(&self) -> Result<Vec<(HandlerName, i64)>, StoreError> {
         self.bounded("oldest_pending", self.records().oldest_pending())
             .await
     }
@@ -91,7 +92,7 @@ impl Store {
     pub async fn alert_fire(
         &self,
         rule: &str,
-        handler: &str,
+        handler: &HandlerName,
         now_ms: i64,
         quiet_since_ms: i64,
     ) -> Result<bool, StoreError> {
@@ -104,7 +105,11 @@ impl Store {
     }
 
     /// See [`AlertStates::alert_resolve`](crate::store::AlertStates::alert_resolve).
-    pub async fn alert_resolve(&self, rule: &str, handler: &str) -> Result<bool, StoreError> {
+    pub async fn alert_resolve(
+        &self,
+        rule: &str,
+        handler: &HandlerName,
+    ) -> Result<bool, StoreError> {
         self.bounded("alert_state", self.records().alert_resolve(rule, handler))
             .await
     }

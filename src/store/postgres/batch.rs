@@ -11,6 +11,7 @@ use sqlx::postgres::{PgPool, PgRow};
 use sqlx::Row;
 
 use super::sql::{ALIGN_ROW_WITH_DELIVERIES, RECORD_DELIVERIES, RECORD_EVENTS, RECORD_OUTCOMES};
+use crate::ids::HandlerName;
 use crate::provider::VerifiedWebhook;
 use crate::store::batching::Batch;
 use crate::store::delivery::{DeliveryState, Next, Outcome};
@@ -21,7 +22,7 @@ use crate::store::types::{ms, now_ms};
 /// An event to record, owned so that it can wait in a group-commit batch.
 pub(crate) struct PendingEvent {
     pub(super) ev: VerifiedWebhook,
-    pub(super) handlers: Vec<String>,
+    pub(super) handlers: Vec<HandlerName>,
     /// Per handler, the room this process's workers keep for the delivery
     /// if it is handed off (`handoff.rs`); taken when it is.
     tickets: Mutex<Vec<Option<Ticket>>>,
@@ -29,8 +30,8 @@ pub(crate) struct PendingEvent {
 }
 
 impl PendingEvent {
-    pub(super) fn new(ev: &VerifiedWebhook, handlers: &[&str], handoff: &Handoff) -> Self {
-        let handlers: Vec<String> = handlers.iter().map(|h| (*h).to_owned()).collect();
+    pub(super) fn new(ev: &VerifiedWebhook, handlers: &[&HandlerName], handoff: &Handoff) -> Self {
+        let handlers: Vec<HandlerName> = handlers.iter().map(|h| (*h).clone()).collect();
         PendingEvent {
             ev: ev.clone(),
             tickets: Mutex::new(handoff.reserve_all(&handlers)),
@@ -49,7 +50,7 @@ impl PendingEvent {
     /// handed off (so the lease loop must look).
     fn hand_off(&self, row: &PgRow, inserted: usize, seen: &mut HashSet<i64>) -> bool {
         let ids: Option<Vec<i64>> = row.get("handed_ids");
-        let names: Option<Vec<String>> = row.get("handed_handlers");
+        let names: Option<Vec<HandlerName>> = row.get("handed_handlers");
         let (ids, names) = (ids.unwrap_or_default(), names.unwrap_or_default());
         let mut tickets = self.tickets();
         let created_ms = now_ms();

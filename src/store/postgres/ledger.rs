@@ -3,6 +3,7 @@
 
 use super::batch::{PendingEvent, Recorded};
 use super::PgStore;
+use crate::ids::HandlerName;
 use crate::provider::VerifiedWebhook;
 use crate::store::sql::OtherBody;
 use crate::store::StoreError;
@@ -14,7 +15,7 @@ impl PgStore {
     pub(crate) async fn record(
         &self,
         ev: &VerifiedWebhook,
-        handlers: &[&str],
+        handlers: &[&HandlerName],
     ) -> Result<Recorded, StoreError> {
         self.records
             .submit(PendingEvent::new(ev, handlers, &self.handoff))
@@ -28,7 +29,7 @@ impl PgStore {
     pub(crate) async fn record_deliveries(
         &self,
         ev: &VerifiedWebhook,
-        handlers: &[&str],
+        handlers: &[&HandlerName],
     ) -> Result<Option<OtherBody>, StoreError> {
         self.deliveries
             .submit(PendingEvent::new(ev, handlers, &self.handoff))

@@ -6,6 +6,7 @@ use async_trait::async_trait;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
 use super::{Dialect, Tables};
+use crate::ids::HandlerName;
 use crate::store::records::AlertStates;
 use crate::store::StoreError;
 
@@ -17,11 +18,11 @@ where
     for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
     for<'q> &'q str: Encode<'q, DB> + Type<DB>,
     for<'q> i64: Encode<'q, DB> + Type<DB>,
-    (String, i64): for<'r> FromRow<'r, DB::Row>,
+    (HandlerName, i64): for<'r> FromRow<'r, DB::Row>,
 {
     /// Per handler with a pending delivery, when its oldest was created
     /// (ms since the epoch).
-    async fn oldest_pending(&self) -> Result<Vec<(String, i64)>, StoreError> {
+    async fn oldest_pending(&self) -> Result<Vec<(HandlerName, i64)>, StoreError> {
         sqlx::query_as(
             "SELECT handler, MIN(created_ms) FROM delivery WHERE state = 'pending'
              GROUP BY handler ORDER BY handler",
@@ -37,7 +38,7 @@ where
     async fn alert_fire(
         &self,
         rule: &str,
-        handler: &str,
+        handler: &HandlerName,
         now_ms: i64,
         quiet_since_ms: i64,
     ) -> Result<bool, StoreError> {
@@ -47,7 +48,7 @@ where
              WHERE alert_state.firing = 0 AND alert_state.sent_ms <= $4",
         )
         .bind(rule)
-        .bind(handler)
+        .bind(handler.as_str())
         .bind(now_ms)
         .bind(quiet_since_ms)
         .execute(&self.pool)
@@ -58,12 +59,12 @@ where
 
     /// Mark `rule` for `handler` resolved, if it was firing: `true` when
     /// this caller is the one to send the resolve.
-    async fn alert_resolve(&self, rule: &str, handler: &str) -> Result<bool, StoreError> {
+    async fn alert_resolve(&self, rule: &str, handler: &HandlerName) -> Result<bool, StoreError> {
         let done = sqlx::query::<DB>(
             "UPDATE alert_state SET firing = 0 WHERE rule = $1 AND handler = $2 AND firing = 1",
         )
         .bind(rule)
-        .bind(handler)
+        .bind(handler.as_str())
         .execute(&self.pool)
         .await
         .map_err(StoreError::sqlx("alert_state"))?;

@@ -34,14 +34,14 @@ fn conditions<'a>(params: Vec<(&'static str, Param<'a>)>) -> (String, Vec<Param<
     (conditions, params.into_iter().map(|(_, p)| p).collect())
 }
 
-/// The text filters that are set, as `col =` conditions.
+/// The identifiers that are set, as `col =` conditions.
 fn texts<'a>(
     params: &mut Vec<(&'static str, Param<'a>)>,
-    fields: [(&'static str, &'a Option<String>); 4],
+    fields: [(&'static str, Option<&'a str>); 4],
 ) {
     for (col, v) in fields {
         if let Some(v) = v {
-            params.push((col, Param::Text(v.as_str())));
+            params.push((col, Param::Text(v)));
         }
     }
 }
@@ -61,10 +61,10 @@ pub(crate) fn deliveries(f: &DeliveryFilter) -> (String, Vec<Param<'_>>) {
     texts(
         &mut params,
         [
-            ("provider =", &f.provider),
-            ("tenant =", &f.tenant),
-            ("event_id =", &f.event_id),
-            ("event_type =", &f.event_type),
+            ("provider =", f.provider.as_deref()),
+            ("tenant =", f.tenant.as_deref()),
+            ("event_id =", f.event_id.as_deref()),
+            ("event_type =", f.event_type.as_deref()),
         ],
     );
     for (col, v) in [
@@ -106,10 +106,10 @@ fn event_params(f: &EventFilter) -> Vec<(&'static str, Param<'_>)> {
     texts(
         &mut params,
         [
-            ("provider =", &f.provider),
-            ("tenant =", &f.tenant),
-            ("event_id =", &f.event_id),
-            ("event_type =", &f.event_type),
+            ("provider =", f.provider.as_deref()),
+            ("tenant =", f.tenant.as_deref()),
+            ("event_id =", f.event_id.as_deref()),
+            ("event_type =", f.event_type.as_deref()),
         ],
     );
     if let Some(before) = f.before_id {

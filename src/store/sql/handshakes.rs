@@ -7,6 +7,7 @@ use secrecy::SecretString;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
 use super::{Dialect, Tables};
+use crate::ids::{ProviderName, TenantName};
 use crate::store::records::HandshakeSecrets;
 use crate::store::StoreError;
 
@@ -22,14 +23,14 @@ where
     /// The secret stored for this provider and tenant, if any.
     async fn handshake_secret(
         &self,
-        provider: &str,
-        tenant: &str,
+        provider: &ProviderName,
+        tenant: &TenantName,
     ) -> Result<Option<SecretString>, StoreError> {
         let row: Option<(String,)> = sqlx::query_as(
             "SELECT secret FROM handshake_secret WHERE provider = $1 AND tenant = $2",
         )
-        .bind(provider)
-        .bind(tenant)
+        .bind(provider.as_str())
+        .bind(tenant.as_str())
         .fetch_optional(&self.pool)
         .await
         .map_err(StoreError::sqlx("handshake"))?;
@@ -40,8 +41,8 @@ where
     /// statement); whether it was.
     async fn keep_handshake_secret(
         &self,
-        provider: &str,
-        tenant: &str,
+        provider: &ProviderName,
+        tenant: &TenantName,
         secret: &str,
     ) -> Result<bool, StoreError> {
         let statement = format!(
@@ -51,8 +52,8 @@ where
             now = DB::NOW_MS,
         );
         let done = sqlx::query(&statement)
-            .bind(provider)
-            .bind(tenant)
+            .bind(provider.as_str())
+            .bind(tenant.as_str())
             .bind(secret)
             .execute(&self.pool)
             .await
@@ -64,12 +65,12 @@ where
     /// whether there was one.
     async fn reset_handshake_secret(
         &self,
-        provider: &str,
-        tenant: &str,
+        provider: &ProviderName,
+        tenant: &TenantName,
     ) -> Result<bool, StoreError> {
         let done = sqlx::query("DELETE FROM handshake_secret WHERE provider = $1 AND tenant = $2")
-            .bind(provider)
-            .bind(tenant)
+            .bind(provider.as_str())
+            .bind(tenant.as_str())
             .execute(&self.pool)
             .await
             .map_err(StoreError::sqlx("handshake"))?;

@@ -99,7 +99,7 @@ where
             .bind(i64::from(limit));
         if let LeaseFrom::Only(handlers) = from {
             for handler in handlers {
-                query = query.bind(*handler);
+                query = query.bind(handler.as_str());
             }
         }
         let rows = query

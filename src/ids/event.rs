@@ -1,6 +1,5 @@
 //! What identifies an event, parsed once at the edge: [`EventId`],
-//! [`EventType`], [`BodyDigest`]. A tenant is the configuration's
-//! [`TenantName`](crate::config::TenantName).
+//! [`EventType`], [`BodyDigest`].
 //!
 //! Each type holds only values every store can keep and every log line can
 //! print: no control characters (PostgreSQL refuses a NUL in text), a
@@ -10,8 +9,6 @@
 
 use std::fmt;
 use std::ops::Deref;
-
-use serde::Serialize;
 
 /// Longest event ID accepted; a longer one is malformed.
 pub const MAX_EVENT_ID_LEN: usize = 255;
@@ -43,74 +40,13 @@ fn plain_text(s: &str, max: usize) -> Result<(), IdError> {
     Ok(())
 }
 
-/// The string newtypes share everything but their rule.
-macro_rules! text_id {
-    ($(#[$doc:meta])* $name:ident) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, sqlx::Type)]
-        #[serde(transparent)]
-        #[sqlx(transparent)]
-        pub struct $name(String);
-
-        impl $name {
-            pub fn as_str(&self) -> &str {
-                &self.0
-            }
-        }
-
-        impl Deref for $name {
-            type Target = str;
-            fn deref(&self) -> &str {
-                &self.0
-            }
-        }
-
-        impl AsRef<str> for $name {
-            fn as_ref(&self) -> &str {
-                &self.0
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(&self.0)
-            }
-        }
-
-        // Tests and callers compare with plain strings.
-        impl PartialEq<str> for $name {
-            fn eq(&self, other: &str) -> bool {
-                self.0 == other
-            }
-        }
-
-        impl PartialEq<&str> for $name {
-            fn eq(&self, other: &&str) -> bool {
-                self.0 == *other
-            }
-        }
-
-        impl PartialEq<String> for $name {
-            fn eq(&self, other: &String) -> bool {
-                self.0 == *other
-            }
-        }
-
-        impl From<$name> for String {
-            fn from(v: $name) -> String {
-                v.0
-            }
-        }
-    };
-}
-
-text_id!(
+string_id!(
     /// A provider's event ID: non-empty, at most [`MAX_EVENT_ID_LEN`] bytes,
     /// no control characters.
     EventId
 );
 
-text_id!(
+string_id!(
     /// A provider's event type; empty when the definition names no source.
     /// At most [`MAX_EVENT_TYPE_LEN`] bytes, no control characters.
     EventType

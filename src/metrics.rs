@@ -249,7 +249,7 @@ impl Metrics {
 
     /// The text exposition, with queue depths read from the store now.
     pub async fn render(&self, store: &Store) -> String {
-        match store.queue_depth().await {
+        match store.with_records("depth", |r| r.depth()).await {
             Ok(depth) => {
                 self.pending.set(depth.pending as i64);
                 self.dead.set(depth.dead as i64);

@@ -242,7 +242,8 @@ async fn run(backend: Backend, case: &Case) {
     let store = Store::connect(&keys.settings.store).await.unwrap();
     let rows = store.inventory().await.unwrap().processed_events;
     let deliveries = store
-        .list_deliveries(&DeliveryFilter::default())
+        .records()
+        .list(&DeliveryFilter::default())
         .await
         .unwrap();
     let delivered = deliveries

@@ -104,11 +104,16 @@ impl Alerts {
             let quiet_since = now - self.settings.every.as_millis() as i64;
             let ours = self
                 .store
-                .alert_fire(c.rule, &c.handler, now, quiet_since)
+                .with_records("alert_state", |r| {
+                    r.alert_fire(c.rule, &c.handler, now, quiet_since)
+                })
                 .await?;
             ours.then_some("firing")
         } else {
-            let ours = self.store.alert_resolve(c.rule, &c.handler).await?;
+            let ours = self
+                .store
+                .with_records("alert_state", |r| r.alert_resolve(c.rule, &c.handler))
+                .await?;
             ours.then_some("resolved")
         };
         if let Some(state) = state {

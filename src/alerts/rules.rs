@@ -70,7 +70,9 @@ impl Rules {
     pub async fn check(&mut self, store: &Store) -> Result<Vec<Condition>, StoreError> {
         let mut all = Vec::new();
         if let Some(n) = self.dead_letters {
-            let depths = store.depth_by_handler().await?;
+            let depths = store
+                .with_records("depth", |r| r.depth_by_handler())
+                .await?;
             let now = Instant::now();
             for h in &self.handlers {
                 let count = depths
@@ -90,7 +92,9 @@ impl Rules {
             }
         }
         if let Some(age) = self.backlog_age {
-            let oldest = store.oldest_pending().await?;
+            let oldest = store
+                .with_records("oldest_pending", |r| r.oldest_pending())
+                .await?;
             let now = now_ms();
             for h in &self.handlers {
                 let secs = oldest

@@ -154,7 +154,9 @@ pub(super) async fn handshake(cmd: HandshakeCmd) -> anyhow::Result<i32> {
             let had = config
                 .store()
                 .await?
-                .reset_handshake_secret(&provider, &tenant)
+                .with_records("handshake", |r| {
+                    r.reset_handshake_secret(&provider, &tenant)
+                })
                 .await?;
             if had {
                 println!("forgot the handshake secret of {provider}/{tenant}; the next handshake is accepted");
@@ -175,7 +177,11 @@ pub(super) async fn dead_letters(cmd: DeadLetters) -> anyhow::Result<i32> {
             limit,
         } => {
             let filter = DeadLetterFilters::from(filters).to_filter(Some(limit));
-            let rows = config.store().await?.list_deliveries(&filter).await?;
+            let rows = config
+                .store()
+                .await?
+                .with_records("list", |r| r.list(&filter))
+                .await?;
             for r in &rows {
                 println!("{}", serde_json::to_string(r)?);
             }
@@ -200,7 +206,11 @@ pub(super) async fn dead_letters(cmd: DeadLetters) -> anyhow::Result<i32> {
                 }
                 None => filters.to_filter(None),
             };
-            let n = config.store().await?.requeue(&filter).await?;
+            let n = config
+                .store()
+                .await?
+                .with_records("requeue", |r| r.requeue(&filter))
+                .await?;
             println!("requeued {}", plural(n, "dead letter", "dead letters"));
             Ok(if n == 0 && id.is_some() { 1 } else { 0 })
         }
@@ -233,12 +243,14 @@ async fn redeliver(
     }
     let store = crate::store::Store::connect(&settings.store).await?;
     let filter = event.deliveries(handler.as_ref());
-    let n = store.requeue(&filter).await?;
+    let n = store
+        .with_records("requeue", |r| r.requeue(&filter))
+        .await?;
     if n > 0 {
         println!("requeued {}", plural(n, "delivery", "deliveries"));
         return Ok(0);
     }
-    let deliveries = store.list_deliveries(&filter).await?;
+    let deliveries = store.with_records("list", |r| r.list(&filter)).await?;
     if !deliveries.is_empty() {
         println!(
             "requeued 0 deliveries: {event} has {}{} queued already or being attempted; they go out as they are",

@@ -42,7 +42,7 @@ pub async fn list(
     filters.state = None;
     let mut f = filters.to_filter()?;
     f.state = Some(DeliveryState::Dead);
-    let rows = state.store.list_deliveries(&f).await?;
+    let rows = state.store.with_records("list", |r| r.list(&f)).await?;
     let csrf = &auth.0.csrf;
     let content = html! {
         h1 { "Dead letters" }
@@ -106,7 +106,11 @@ pub async fn confirm_all(
 ) -> Result<HttpResponse, Failure> {
     let mut filters = query.into_inner();
     filters.state = None;
-    let count = state.store.count_deliveries(&matching(&filters)?).await?;
+    let filter = matching(&filters)?;
+    let count = state
+        .store
+        .with_records("count", |r| r.count(&filter))
+        .await?;
     let what = if filters.is_empty() {
         "every dead letter".to_owned()
     } else {

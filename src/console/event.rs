@@ -131,7 +131,12 @@ async fn show(
 async fn payloads(state: &AppState, report: &EventReport) -> Result<Vec<Leased>, Failure> {
     let mut out = Vec::new();
     for d in &report.deliveries {
-        out.extend(state.store.delivery_payload(d.delivery.id).await?);
+        out.extend(
+            state
+                .store
+                .with_records("payload", |r| r.payload(d.delivery.id))
+                .await?,
+        );
     }
     Ok(out)
 }
@@ -159,7 +164,11 @@ async fn body_of(
     payload: Option<&Leased>,
 ) -> Result<Option<Vec<u8>>, Failure> {
     let body = if report.processed_event.is_some() {
-        state.store.processed_event(event).await?.map(|r| r.body)
+        state
+            .store
+            .with_records("lookup", |r| r.processed_event(event))
+            .await?
+            .map(|r| r.body)
     } else {
         payload
             .map(|p| p.body.to_vec())

@@ -218,14 +218,19 @@ pub async fn list(
     let which = filters.list.as_deref().unwrap_or("deliveries");
     let (rows, ids) = match which {
         "deliveries" => {
-            let rows = state.store.list_deliveries(&filters.to_filter()?).await?;
+            let filter = filters.to_filter()?;
+            let rows = state
+                .store
+                .with_records("list", |r| r.list(&filter))
+                .await?;
             let ids = rows.iter().map(|d| d.id).collect::<Vec<_>>();
             (table(&rows, false), ids)
         }
         "requests" => {
+            let filter = filters.to_verdict_filter()?;
             let rows = state
                 .store
-                .list_verdicts(&filters.to_verdict_filter()?)
+                .with_records("list", |r| r.list_verdicts(&filter))
                 .await?;
             let ids = rows.iter().map(|r| r.id).collect::<Vec<_>>();
             (requests_table(&rows), ids)
@@ -237,7 +242,10 @@ pub async fn list(
                 _ => EventRecord::Conflict,
             };
             let f = filters.to_event_filter()?;
-            let rows = state.store.list_events(record, &f).await?;
+            let rows = state
+                .store
+                .with_records("list", |r| r.list_events(record, &f))
+                .await?;
             let ids = rows.iter().map(|e| e.id).collect::<Vec<_>>();
             (events_table(&rows, record != EventRecord::Accepted), ids)
         }

@@ -90,8 +90,9 @@ impl Sessions {
         let csrf = hex::encode(rand::random::<[u8; 16]>());
         let now = now_ms();
         let ttl = SESSION_TTL.as_millis() as i64;
+        let key = Sha256::digest(id);
         store
-            .open_session(&Sha256::digest(id), &csrf, now + ttl, now)
+            .with_records("session", |r| r.open_session(&key, &csrf, now + ttl, now))
             .await?;
         Ok(self.sign(&id))
     }
@@ -111,14 +112,22 @@ impl Sessions {
         let Some(id) = self.id(cookie) else {
             return Ok(None);
         };
-        let csrf = store.find_session(&Sha256::digest(id), now_ms()).await?;
+        let key = Sha256::digest(id);
+        let csrf = store
+            .with_records("session", |r| r.find_session(&key, now_ms()))
+            .await?;
         Ok(csrf.map(|csrf| Session { csrf }))
     }
 
     /// End the session a cookie value names.
     pub async fn close(&self, store: &Store, cookie: &str) -> Result<(), StoreError> {
         match self.id(cookie) {
-            Some(id) => store.close_session(&Sha256::digest(id)).await,
+            Some(id) => {
+                let key = Sha256::digest(id);
+                store
+                    .with_records("session", |r| r.close_session(&key))
+                    .await
+            }
             None => Ok(()),
         }
     }

@@ -150,7 +150,9 @@ impl Workers {
             let from = only.as_deref().map_or(LeaseFrom::Every, LeaseFrom::Only);
             let leased = self
                 .store
-                .lease_deliveries(&self.owner, free, self.settings.lease, from)
+                .with_records("lease", |r| {
+                    r.lease(&self.owner, free, self.settings.lease, from)
+                })
                 .await;
             if let Ok(batch) = &leased {
                 self.backlog
@@ -162,7 +164,11 @@ impl Workers {
                         // A lease can hold more for one handler than it
                         // has room for: those go back to the queue.
                         let Some(pass) = self.gates.enter(&d.handler) else {
-                            if let Err(e) = self.store.give_back_delivery(&d, &self.owner).await {
+                            if let Err(e) = self
+                                .store
+                                .with_records("lease", |r| r.give_back(&d, &self.owner))
+                                .await
+                            {
                                 tracing::warn!(error = %e.chain(), "could not hand a delivery back; it is due again after its lease");
                             }
                             continue;

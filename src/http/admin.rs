@@ -185,7 +185,9 @@ async fn reset_handshake(
     let tenant = lookup::tenant(&tenant)?;
     let had = state
         .store
-        .reset_handshake_secret(&provider, &tenant)
+        .with_records("handshake", |r| {
+            r.reset_handshake_secret(&provider, &tenant)
+        })
         .await
         .map_err(ApiError::lookup)?;
     if had {
@@ -239,7 +241,7 @@ async fn dead_letters(
     let filter = query.filters()?.to_filter(query.limit);
     let rows = state
         .store
-        .list_deliveries(&filter)
+        .with_records("list", |r| r.list(&filter))
         .await
         .map_err(ApiError::lookup)?;
     Ok(HttpResponse::Ok().json(serde_json::json!({"dead_letters": rows})))

@@ -134,7 +134,11 @@ impl AppState {
     /// Requeue the deliveries `filter` names (re-delivery, dead-letter
     /// replay) and wake this process's workers for them; how many.
     pub(crate) async fn requeue(&self, filter: &DeliveryFilter) -> Result<u64, ApiError> {
-        let n = self.store.requeue(filter).await.map_err(ApiError::lookup)?;
+        let n = self
+            .store
+            .with_records("requeue", |r| r.requeue(filter))
+            .await
+            .map_err(ApiError::lookup)?;
         if n > 0 {
             if let Some(wake) = &self.wake {
                 wake.notify_one();

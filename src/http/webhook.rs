@@ -175,7 +175,11 @@ async fn stored_key(
     {
         return Ok(None);
     }
-    let Some(secret) = state.store.handshake_secret(&provider.name, tenant).await? else {
+    let Some(secret) = state
+        .store
+        .with_records("handshake", |r| r.handshake_secret(&provider.name, tenant))
+        .await?
+    else {
         return Ok(None);
     };
     match provider.def.decode_secret(secret.expose_secret()) {
@@ -301,7 +305,13 @@ async fn serve(
                 // handshake racing this one is refused.
                 let kept = state
                     .store
-                    .keep_handshake_secret(&provider.name, &tenant.name, secret.expose_secret())
+                    .with_records("handshake", |r| {
+                        r.keep_handshake_secret(
+                            &provider.name,
+                            &tenant.name,
+                            secret.expose_secret(),
+                        )
+                    })
                     .await?;
                 if !kept {
                     count_handshake("refused");

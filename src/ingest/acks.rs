@@ -38,7 +38,7 @@ pub(super) async fn wait_for_acks(
         .checked_add(deadline)
         .unwrap_or_else(|| now + Duration::from_secs(365 * 24 * 3600));
     loop {
-        let rows = store.list_deliveries(&filter).await?;
+        let rows = store.with_records("list", |r| r.list(&filter)).await?;
         let state = |h: &str| rows.iter().find(|d| d.handler == h).map(|d| d.state);
         if let Some(dead) = handlers
             .iter()

@@ -169,7 +169,11 @@ impl Ingest {
     /// cannot be kept, refuse it as a store failure so the provider tries
     /// again.
     async fn conflict(&self, ev: &VerifiedWebhook) -> Refusal {
-        if let Err(e) = self.store.quarantine(ev).await {
+        if let Err(e) = self
+            .store
+            .with_records("quarantine", |r| r.quarantine(ev))
+            .await
+        {
             return e.into();
         }
         tracing::warn!(
@@ -184,7 +188,7 @@ impl Ingest {
     /// ID, or a real event that repeats a body. Either way it is kept, never
     /// dropped, and delivered only once an operator releases it.
     async fn hold(&self, ev: VerifiedWebhook) -> Result<Decided, Refusal> {
-        self.store.hold(&ev).await?;
+        self.store.with_records("hold", |r| r.hold(&ev)).await?;
         self.metrics
             .held
             .with_label_values(&[ev.provider_name(), "suspected_replay"])

@@ -42,7 +42,7 @@ impl Ingest {
         let name = format!("{}/{}/{}", key.provider, key.tenant, key.event_id);
         let held = self
             .store
-            .held(key)
+            .with_records("lookup", |r| r.held(key))
             .await?
             .ok_or_else(|| ReleaseError::NotHeld(name.clone()))?;
         if let Some(at) = held.released_at {
@@ -56,7 +56,9 @@ impl Ingest {
         let ev = VerifiedWebhook::released(provider.clone(), &held)
             .ok_or_else(|| ReleaseError::Unreadable(name.clone()))?;
         let status = self.event(ev).await?.status;
-        self.store.mark_released(key).await?;
+        self.store
+            .with_records("release", |r| r.mark_released(key))
+            .await?;
         tracing::info!(event = %name, status = status.as_str(), "held event released");
         Ok(status)
     }

@@ -1,12 +1,13 @@
 //! [`RecordStore`]: what both backends do the same way, because it is the
 //! same SQL on PostgreSQL and SQLite. Every statement here is written
 //! once, over `sql::Tables<DB: Dialect>` (`sql/`), and each backend hands
-//! out its tables ([`super::IngestStore::records`]); [`super::Store`]
-//! bounds every call with `store.timeout` like any other.
+//! out its tables ([`super::IngestStore::records`]). Callers reach them
+//! through [`super::Store::with_records`], which bounds every call with
+//! `store.timeout` like any other: no per-statement forwarder.
 //!
 //! The trait is the sum of one part per group of tables, each implemented
 //! in the `sql/` file that holds its statements: a new console query is a
-//! method here and its statement there.
+//! method here and its statement there, and nothing else.
 //!
 //! What really differs between the backends (claims, commits, releases,
 //! pending records, outcomes, the hand-off, batching) stays in

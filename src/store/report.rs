@@ -78,16 +78,21 @@ impl Store {
             ..Default::default()
         };
         let mut deliveries = Vec::new();
-        for delivery in self.list_deliveries(&filter).await? {
-            let attempts = self.delivery_attempts(delivery.id).await?;
+        for delivery in self.with_records("list", |r| r.list(&filter)).await? {
+            let attempts = self
+                .with_records("attempts", |r| r.attempts(delivery.id))
+                .await?;
             deliveries.push(DeliveryReport { delivery, attempts });
         }
         let report = EventReport {
             dedup: self.dedup_record(key).await?,
-            processed_event: self.processed_event(key).await?.map(ProcessedSummary::from),
+            processed_event: self
+                .with_records("lookup", |r| r.processed_event(key))
+                .await?
+                .map(ProcessedSummary::from),
             deliveries,
-            quarantined: self.quarantined(key).await?,
-            held: self.held(key).await?,
+            quarantined: self.with_records("lookup", |r| r.quarantined(key)).await?,
+            held: self.with_records("lookup", |r| r.held(key)).await?,
             provider: key.provider.clone(),
             tenant: key.tenant.clone(),
             event_id: key.event_id.clone(),

@@ -70,7 +70,7 @@ async fn write_loop(
                 if n == 0 {
                     return;
                 }
-                if let Err(e) = store.log_verdicts(&batch).await {
+                if let Err(e) = store.with_records("verdict log", |r| r.log_verdicts(&batch)).await {
                     dropped.inc_by(batch.len() as u64);
                     tracing::warn!(error = %e.chain(), entries = batch.len(),
                         "verdict log entries dropped: cannot write them");
@@ -87,7 +87,10 @@ async fn prune_old(store: &Store, retention: Duration) {
     let before = now_ms().saturating_sub(i64::try_from(retention.as_millis()).unwrap_or(i64::MAX));
     let mut removed = 0;
     loop {
-        match store.prune_verdicts(before).await {
+        match store
+            .with_records("verdict prune", |r| r.prune_verdicts(before))
+            .await
+        {
             Ok(n) => {
                 removed += n;
                 if n < PRUNE_CHUNK {

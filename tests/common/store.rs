@@ -88,7 +88,8 @@ impl super::TestApp {
         assert_eq!(self.inventory().await, Default::default());
         let deliveries = self
             .store
-            .list_deliveries(&hookline::store::delivery::DeliveryFilter::default())
+            .records()
+            .list(&hookline::store::delivery::DeliveryFilter::default())
             .await
             .unwrap();
         assert!(deliveries.is_empty(), "{deliveries:?}");

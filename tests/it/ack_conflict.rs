@@ -58,7 +58,8 @@ async fn wait_delivered(app: &TestApp) {
     for _ in 0..300 {
         let rows = app
             .store
-            .list_deliveries(&DeliveryFilter {
+            .records()
+            .list(&DeliveryFilter {
                 event_id: Some(hookline::lookup::event_id(EVENT_ID).unwrap()),
                 ..Default::default()
             })
@@ -93,6 +94,7 @@ async fn a_changed_body_after_a_released_claim_is_a_conflict(backend: Backend) {
     assert_eq!(app.inventory().await.quarantined, 1, "the copy is kept");
     if let Some(row) = app
         .store
+        .records()
         .processed_event(&common::key("stripe", "acme", EVENT_ID))
         .await
         .unwrap()
@@ -110,6 +112,7 @@ async fn a_changed_body_after_a_released_claim_is_a_conflict(backend: Backend) {
     );
     let row = app
         .store
+        .records()
         .processed_event(&common::key("stripe", "acme", EVENT_ID))
         .await
         .unwrap()

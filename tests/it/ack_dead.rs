@@ -17,7 +17,8 @@ async fn state(app: &common::TestApp, event_id: &str) -> Option<DeliveryState> {
         ..Default::default()
     };
     app.store
-        .list_deliveries(&filter)
+        .records()
+        .list(&filter)
         .await
         .unwrap()
         .first()
@@ -69,7 +70,7 @@ async fn a_dead_delivery_is_answered_at_once(backend: Backend) {
         state: Some(DeliveryState::Dead),
         ..Default::default()
     };
-    assert_eq!(app.store.requeue(&filter).await.unwrap(), 1);
+    assert_eq!(app.store.records().requeue(&filter).await.unwrap(), 1);
     let deadline = Instant::now() + Duration::from_secs(15);
     while state(&app, "evt_dead").await != Some(DeliveryState::Delivered) {
         assert!(

@@ -54,6 +54,7 @@ async fn every_provider_accepts_then_reports_duplicate(backend: Backend) {
         assert_eq!(body["status"], "duplicate", "{route}");
         let row = app
             .store
+            .records()
             .processed_event(&common::key(route, "acme", &id))
             .await
             .unwrap();
@@ -135,6 +136,7 @@ async fn same_id_with_another_body_is_a_conflict_and_the_original_stands(backend
     assert!(body["detail"].as_str().unwrap().contains("different body"));
     let row = app
         .store
+        .records()
         .processed_event(&common::key("stripe", "acme", "evt_conflict"))
         .await
         .unwrap()
@@ -238,12 +240,14 @@ async fn tenants_are_isolated(backend: Backend) {
     assert_eq!(app.send_json(&globex).await.1["status"], "accepted");
     assert!(app
         .store
+        .records()
         .processed_event(&common::key("github", "acme", "same-delivery-id"))
         .await
         .unwrap()
         .is_some());
     assert!(app
         .store
+        .records()
         .processed_event(&common::key("github", "globex", "same-delivery-id"))
         .await
         .unwrap()

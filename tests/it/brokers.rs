@@ -67,7 +67,8 @@ pub async fn app(backend: Backend, config: String) -> TestApp {
 
 pub async fn delivery(app: &TestApp, event_id: &str, handler: &str) -> Option<DeliveryView> {
     app.store
-        .list_deliveries(&DeliveryFilter {
+        .records()
+        .list(&DeliveryFilter {
             event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
             ..Default::default()
         })
@@ -94,7 +95,7 @@ pub async fn wait_attempts(
             if d.state != state {
                 return None;
             }
-            let all = app.store.delivery_attempts(d.id).await.unwrap();
+            let all = app.store.records().attempts(d.id).await.unwrap();
             (all.len() >= attempts).then_some(all)
         },
     )

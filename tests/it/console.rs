@@ -29,7 +29,8 @@ async fn wait_for_state(app: &TestApp, event_id: &str, state: DeliveryState) {
     for _ in 0..250 {
         let rows = app
             .store
-            .list_deliveries(&DeliveryFilter {
+            .records()
+            .list(&DeliveryFilter {
                 event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
                 ..Default::default()
             })

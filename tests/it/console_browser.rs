@@ -32,7 +32,8 @@ fn browser_dir() -> PathBuf {
 
 async fn states(app: &TestApp, event_id: &str) -> Vec<DeliveryState> {
     app.store
-        .list_deliveries(&DeliveryFilter {
+        .records()
+        .list(&DeliveryFilter {
             event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
             ..Default::default()
         })

@@ -15,7 +15,8 @@ const EVIL: &str = "https://evil.example";
 async fn delivery(app: &TestApp, event_id: &str) -> DeliveryView {
     let rows = app
         .store
-        .list_deliveries(&DeliveryFilter {
+        .records()
+        .list(&DeliveryFilter {
             event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
             ..Default::default()
         })

@@ -296,6 +296,7 @@ async fn the_capture_corpus_gets_every_verdict_right(backend: Backend) {
     for (route, event) in &expected {
         let row = app
             .store
+            .records()
             .processed_event(&common::key(route, "default", &event.id))
             .await
             .unwrap();

@@ -45,7 +45,8 @@ async fn app_with_delivery(backend: Backend, handlers: String, delivery: &str) -
 
 async fn deliveries(app: &TestApp, event_id: &str) -> Vec<DeliveryView> {
     app.store
-        .list_deliveries(&DeliveryFilter {
+        .records()
+        .list(&DeliveryFilter {
             event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
             ..Default::default()
         })
@@ -140,7 +141,7 @@ async fn flapping_handler_gets_the_event_and_is_not_called_after_its_ack(backend
         .map(|r| r.header("x-hookline-attempt").unwrap().to_owned())
         .collect();
     assert_eq!(attempts, ["1", "2", "3"]);
-    let recorded = app.store.delivery_attempts(d.id).await.unwrap();
+    let recorded = app.store.records().attempts(d.id).await.unwrap();
     let statuses: Vec<_> = recorded.iter().map(|a| a.status).collect();
     assert_eq!(statuses, [Some(503), Some(503), Some(200)]);
     assert_eq!(recorded[0].response_body.as_deref(), Some("answer 503"));
@@ -157,7 +158,8 @@ async fn a_4xx_dead_letters_after_one_attempt_and_can_be_replayed(backend: Backe
     assert_eq!(sink.received().len(), 1, "a 4xx is final");
     let dead = app
         .store
-        .list_deliveries(&DeliveryFilter {
+        .records()
+        .list(&DeliveryFilter {
             state: Some(DeliveryState::Dead),
             handler: Some(hookline::lookup::handler("billing").unwrap()),
             ..Default::default()
@@ -165,10 +167,11 @@ async fn a_4xx_dead_letters_after_one_attempt_and_can_be_replayed(backend: Backe
         .await
         .unwrap();
     assert_eq!(dead.len(), 1);
-    assert_eq!(app.store.queue_depth().await.unwrap().dead, 1);
+    assert_eq!(app.store.records().depth().await.unwrap().dead, 1);
     // The handler is fixed; the operator replays the dead letter.
     let n = app
         .store
+        .records()
         .requeue(&DeliveryFilter {
             state: Some(DeliveryState::Dead),
             ..Default::default()
@@ -199,7 +202,7 @@ async fn slow_handler_times_out_and_is_retried(backend: Backend) {
     assert_eq!(app.send_json(&w).await.0, 200);
     let d = wait_state(&app, "evt_slow", "billing", DeliveryState::Delivered).await;
     assert_eq!(d.attempts, 2);
-    let attempts = app.store.delivery_attempts(d.id).await.unwrap();
+    let attempts = app.store.records().attempts(d.id).await.unwrap();
     assert_eq!(attempts[0].status, None);
     assert!(
         attempts[0]

@@ -88,6 +88,7 @@ async fn redis_down_answers_503_and_the_retry_is_accepted_once_it_is_back() {
     // Fail closed: nothing was recorded while Redis was down.
     assert!(app
         .store
+        .records()
         .processed_event(&common::key("stripe", "acme", "evt_down_1"))
         .await
         .unwrap()
@@ -148,6 +149,7 @@ async fn redis_restarted_empty_still_answers_duplicate_from_postgres() {
     assert_eq!(inv.quarantined, 1);
     let row = app
         .store
+        .records()
         .processed_event(&common::key("stripe", "acme", "evt_keep_2"))
         .await
         .unwrap()
@@ -198,12 +200,14 @@ async fn postgres_down_fails_critical_events_closed_and_keeps_plain_ones_flowing
     assert_eq!(body["status"], "accepted", "{body}");
     assert!(app
         .store
+        .records()
         .processed_event(&common::key("stripe", "acme", "evt_pg_1"))
         .await
         .unwrap()
         .is_some());
     assert!(app
         .store
+        .records()
         .processed_event(&common::key("stripe", "acme", "evt_pg_2"))
         .await
         .unwrap()
@@ -265,6 +269,7 @@ async fn a_redis_that_hangs_mid_connection_costs_a_503_then_recovers() {
     );
     let row = app
         .store
+        .records()
         .processed_event(&common::key("stripe", "acme", "evt_hang"))
         .await;
     assert!(row.unwrap().is_some());

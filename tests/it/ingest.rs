@@ -85,9 +85,13 @@ async fn a_suspected_replay_is_held_then_released(backend: Backend) {
     assert_eq!(status(&resend).await, Status::Held);
     assert_eq!(status(&resend).await, Status::Held);
     let key = common::key("generic", "acme", "g-2");
-    assert_eq!(s.store.held(&key).await.unwrap().unwrap().copies, 2);
+    assert_eq!(
+        s.store.records().held(&key).await.unwrap().unwrap().copies,
+        2
+    );
     assert!(s
         .store
+        .records()
         .processed_event(&common::key("generic", "acme", "g-2"))
         .await
         .unwrap()
@@ -95,6 +99,7 @@ async fn a_suspected_replay_is_held_then_released(backend: Backend) {
     assert_eq!(ingest.release(&key).await.unwrap(), Status::Accepted);
     assert!(s
         .store
+        .records()
         .processed_event(&common::key("generic", "acme", "g-2"))
         .await
         .unwrap()

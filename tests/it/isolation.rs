@@ -70,7 +70,8 @@ async fn a_failing_handler_is_left_alone_and_the_others_keep_pace(backend: Backe
     );
     let waiting = app
         .store
-        .list_deliveries(&DeliveryFilter {
+        .records()
+        .list(&DeliveryFilter {
             handler: Some(hookline::lookup::handler("down").unwrap()),
             ..Default::default()
         })

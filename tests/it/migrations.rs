@@ -98,6 +98,7 @@ async fn migration_0003_folds_quarantine_and_keeps_old_deliveries_guarded(backen
     Store::migrate(&settings.store).await.expect("0003 applies");
     let store = Store::connect(&settings.store).await.unwrap();
     let copies = store
+        .records()
         .quarantined(&common::key("stripe", "acme", "evt_old"))
         .await
         .unwrap();
@@ -128,8 +129,8 @@ async fn migration_0003_folds_quarantine_and_keeps_old_deliveries_guarded(backen
         RecordOutcome::Recorded
     );
     // New conflicts are counted on the folded table.
-    store.quarantine(&other).await.unwrap();
-    store.quarantine(&other).await.unwrap();
+    store.records().quarantine(&other).await.unwrap();
+    store.records().quarantine(&other).await.unwrap();
     assert_eq!(store.inventory().await.unwrap().quarantined, 5);
 }
 

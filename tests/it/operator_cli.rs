@@ -115,7 +115,8 @@ async fn wait_state(app: &crate::common::TestApp, event_id: &str, state: Deliver
     loop {
         let rows = app
             .store
-            .list_deliveries(&DeliveryFilter {
+            .records()
+            .list(&DeliveryFilter {
                 event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
                 ..Default::default()
             })

@@ -184,7 +184,7 @@ async fn replaying_every_dead_letter_takes_all_true(backend: Backend) {
     let w = Webhook::new("stripe", "acme", "evt_dead", "charge.succeeded", "x");
     assert_eq!(app.send_json(&w).await.0, 200);
     let start = std::time::Instant::now();
-    while app.store.queue_depth().await.unwrap().dead < 1 {
+    while app.store.records().depth().await.unwrap().dead < 1 {
         assert!(start.elapsed() < Duration::from_secs(10), "never dead");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -197,7 +197,11 @@ async fn replaying_every_dead_letter_takes_all_true(backend: Backend) {
         let body: serde_json::Value = res.json().await.unwrap();
         assert!(body["detail"].as_str().unwrap().contains("all=true"));
     }
-    assert_eq!(app.store.queue_depth().await.unwrap().dead, 1, "untouched");
+    assert_eq!(
+        app.store.records().depth().await.unwrap().dead,
+        1,
+        "untouched"
+    );
     let res = admin(&app, "POST", "/admin/dead-letters/replay?all=true").await;
     assert_eq!(res.status(), 202);
     let body: serde_json::Value = res.json().await.unwrap();

@@ -280,6 +280,7 @@ async fn owners_of_one_event_committing_at_once_record_it_once() {
         assert_eq!(*outcome, expected);
     }
     let row = store
+        .records()
         .processed_event(&common::key("stripe", "acme", "evt_many_owners"))
         .await
         .unwrap()
@@ -287,7 +288,8 @@ async fn owners_of_one_event_committing_at_once_record_it_once() {
     assert_eq!(row.body, won.body().to_vec());
     assert_eq!(store.inventory().await.unwrap().processed_events, 1);
     let deliveries = store
-        .list_deliveries(&hookline::store::delivery::DeliveryFilter {
+        .records()
+        .list(&hookline::store::delivery::DeliveryFilter {
             event_id: Some(hookline::lookup::event_id("evt_many_owners").unwrap()),
             ..Default::default()
         })

@@ -96,7 +96,7 @@ async fn resend_under_a_fresh_id_is_held_until_released(backend: Backend) {
     );
     // It is kept whole, counted once per request, and shown with the event.
     let key = common::key("github", "acme", "delivery-b");
-    let held = app.store.held(&key).await.unwrap().expect("held");
+    let held = app.store.records().held(&key).await.unwrap().expect("held");
     assert_eq!((held.copies, held.released_at), (2, None));
     assert_eq!(held.body, original.body);
     let report = app

@@ -65,6 +65,7 @@ async fn cancelling_the_token_drains_then_stops(backend: Backend) {
         .expect("run returns once drained");
     stopped.unwrap().unwrap();
     assert!(store
+        .records()
         .processed_event(&common::key("stripe", "acme", "evt_in_flight"))
         .await
         .unwrap()

@@ -28,7 +28,8 @@ async fn first_errors(app: &TestApp) -> Vec<Option<String>> {
     for _ in 0..250 {
         let views = app
             .store
-            .list_deliveries(&DeliveryFilter::default())
+            .records()
+            .list(&DeliveryFilter::default())
             .await
             .unwrap();
         if !views.is_empty() && views.iter().all(|v| v.attempts > 0) {

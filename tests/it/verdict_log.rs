@@ -118,7 +118,7 @@ async fn logged(app: &TestApp, event_id: &str, n: usize) -> Vec<String> {
         ..Default::default()
     };
     for _ in 0..250 {
-        let rows = app.store.list_verdicts(&filter).await.unwrap();
+        let rows = app.store.records().list_verdicts(&filter).await.unwrap();
         if rows.len() >= n {
             return rows.into_iter().map(|v| v.verdict).collect();
         }
@@ -152,6 +152,7 @@ async fn the_receiver_logs_each_verified_request_and_the_console_lists_duplicate
     assert_eq!(logged(&app, "evt_bare", 1).await, ["accepted"]);
     let forged_rows = app
         .store
+        .records()
         .list_verdicts(&VerdictFilter {
             event: EventFilter {
                 event_id: Some(hookline::lookup::event_id("evt_forged").unwrap()),

@@ -1,25 +1,21 @@
 //! [`Store`]: the handle the receiver, the workers and the operators' tools
 //! use. It holds the configured backend behind the two traits, and its
 //! shared statements ([`RecordStore`]), and bounds every call with
-//! `store.timeout`: a hung store must never hang a request.
-//! The receiving side's calls are here, the delivery queue's in `queue`.
-
-mod queue;
+//! `store.timeout`: a hung store must never hang a request. What differs
+//! between the backends has a method here each; the shared statements are
+//! called through [`Store::with_records`].
 
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::listing::{
-    EventFilter, EventListed, EventRecord, VerdictEntry, VerdictFilter, VerdictListed,
-};
+use super::delivery::{AttemptRecord, Leased, Next};
 use super::types::{
-    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, HeldEvent, Inventory, OwnerToken,
-    ProcessedEvent, QuarantinedCopy, RecordOutcome,
+    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, RecordOutcome,
 };
 use super::{DeliveryQueue, IngestStore, RecordStore, StoreError};
-use crate::ids::{HandlerName, ProviderName, TenantName};
+use crate::ids::HandlerName;
 use crate::provider::VerifiedWebhook;
 
 /// The configured backend. Cheap to clone: clones share it.
@@ -94,6 +90,22 @@ impl Store {
     /// drives them).
     pub fn records(&self) -> &dyn RecordStore {
         self.ingest.records()
+    }
+
+    /// One of the statements both backends share ([`RecordStore`]: lookups,
+    /// lists, counts, leases, sessions, the verdict log, handshake secrets,
+    /// alert state), bounded by `store.timeout` like every call; `op` names
+    /// it in a timeout's error. A new shared statement is a method of
+    /// `RecordStore` and its SQL in `sql/`, called through this.
+    pub async fn with_records<'s, T, F>(
+        &'s self,
+        op: &'static str,
+        call: impl FnOnce(&'s dyn RecordStore) -> F,
+    ) -> Result<T, StoreError>
+    where
+        F: Future<Output = Result<T, StoreError>>,
+    {
+        self.bounded(op, call(self.records())).await
     }
 
     async fn bounded<T>(
@@ -176,24 +188,6 @@ impl Store {
             .await
     }
 
-    pub async fn quarantine(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
-        self.bounded("quarantine", self.records().quarantine(ev))
-            .await
-    }
-
-    pub async fn hold(&self, ev: &VerifiedWebhook) -> Result<(), StoreError> {
-        self.bounded("hold", self.records().hold(ev)).await
-    }
-
-    pub async fn held(&self, key: &EventKey) -> Result<Option<HeldEvent>, StoreError> {
-        self.bounded("lookup", self.records().held(key)).await
-    }
-
-    pub async fn mark_released(&self, key: &EventKey) -> Result<bool, StoreError> {
-        self.bounded("release", self.records().mark_released(key))
-            .await
-    }
-
     pub async fn ping(&self) -> Result<(), StoreError> {
         self.bounded("ping", self.ingest.ping()).await
     }
@@ -206,114 +200,20 @@ impl Store {
         self.bounded("inventory", self.ingest.inventory()).await
     }
 
-    pub async fn processed_event(
+    /// Record a delivery attempt's outcome, if `owner` still holds its
+    /// lease ([`DeliveryQueue::finish`]).
+    pub async fn finish_delivery(
         &self,
-        key: &EventKey,
-    ) -> Result<Option<ProcessedEvent>, StoreError> {
-        self.bounded("lookup", self.records().processed_event(key))
+        delivery: &Leased,
+        owner: &str,
+        attempt: &AttemptRecord,
+        next: Next,
+    ) -> Result<bool, StoreError> {
+        self.bounded("finish", self.queue.finish(delivery, owner, attempt, next))
             .await
     }
 
     pub async fn dedup_record(&self, key: &EventKey) -> Result<DedupRecord, StoreError> {
         self.bounded("lookup", self.ingest.dedup_record(key)).await
-    }
-
-    pub async fn quarantined(&self, key: &EventKey) -> Result<Vec<QuarantinedCopy>, StoreError> {
-        self.bounded("lookup", self.records().quarantined(key))
-            .await
-    }
-
-    pub async fn list_events(
-        &self,
-        record: EventRecord,
-        filter: &EventFilter,
-    ) -> Result<Vec<EventListed>, StoreError> {
-        self.bounded("list", self.records().list_events(record, filter))
-            .await
-    }
-
-    pub async fn log_verdicts(&self, entries: &[VerdictEntry]) -> Result<(), StoreError> {
-        self.bounded("verdict log", self.records().log_verdicts(entries))
-            .await
-    }
-
-    pub async fn list_verdicts(
-        &self,
-        filter: &VerdictFilter,
-    ) -> Result<Vec<VerdictListed>, StoreError> {
-        self.bounded("list", self.records().list_verdicts(filter))
-            .await
-    }
-
-    pub async fn prune_verdicts(&self, before_ms: i64) -> Result<u64, StoreError> {
-        self.bounded("verdict prune", self.records().prune_verdicts(before_ms))
-            .await
-    }
-
-    pub async fn open_session(
-        &self,
-        id_sha256: &[u8],
-        csrf: &str,
-        expires_ms: i64,
-        now_ms: i64,
-    ) -> Result<(), StoreError> {
-        self.bounded(
-            "session",
-            self.records()
-                .open_session(id_sha256, csrf, expires_ms, now_ms),
-        )
-        .await
-    }
-
-    pub async fn find_session(
-        &self,
-        id_sha256: &[u8],
-        now_ms: i64,
-    ) -> Result<Option<String>, StoreError> {
-        self.bounded("session", self.records().find_session(id_sha256, now_ms))
-            .await
-    }
-
-    pub async fn close_session(&self, id_sha256: &[u8]) -> Result<(), StoreError> {
-        self.bounded("session", self.records().close_session(id_sha256))
-            .await
-    }
-
-    pub async fn handshake_secret(
-        &self,
-        provider: &ProviderName,
-        tenant: &TenantName,
-    ) -> Result<Option<secrecy::SecretString>, StoreError> {
-        self.bounded(
-            "handshake",
-            self.records().handshake_secret(provider, tenant),
-        )
-        .await
-    }
-
-    pub async fn keep_handshake_secret(
-        &self,
-        provider: &ProviderName,
-        tenant: &TenantName,
-        secret: &str,
-    ) -> Result<bool, StoreError> {
-        self.bounded(
-            "handshake",
-            self.records()
-                .keep_handshake_secret(provider, tenant, secret),
-        )
-        .await
-    }
-
-    pub async fn reset_handshake_secret(
-        &self,
-        provider: &ProviderName,
-        tenant: &TenantName,
-    ) -> Result<bool, StoreError> {
-        self.bounded(
-            "handshake",
-            self.records().reset_handshake_secret(provider, tenant),
-        )
-        .await
     }
 }

@@ -21,6 +21,8 @@
 # PG_EVENTS_PROFILE (cargo profile of the binaries: release or debug,
 # release), BENCH_REDIS_URL, BENCH_PREFIX, BENCH_BODY_BYTES (1024),
 # BENCH_DUP_SHARE (0.1), PG_EVENTS_EXPLAIN and PG_EVENTS_PAUSES (see below), PG_EVENTS_OUT (a directory for the raw data),
+# PG_EVENTS_SQL (statements run on the migrated database before the load:
+# a schema experiment),
 # PG_EVENTS_BIN (a directory holding hookline, bench-load and bench-sink
 # already built, for an A/B against another commit: nothing is built).
 set -euo pipefail
@@ -125,6 +127,13 @@ fi
 start_sink
 fresh_node pg-per-event redis "$CRITICAL" sink
 psql "$DB_URL" -Atqc 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements' >/dev/null
+# An experiment's schema change, run once the node has migrated the
+# database (for example `DROP INDEX delivery_due`): what a row or an
+# index costs, measured before a migration is written for it.
+if [ -n "${PG_EVENTS_SQL:-}" ]; then
+  log "schema experiment: $PG_EVENTS_SQL"
+  psql "$DB_URL" -v ON_ERROR_STOP=1 -Atqc "$PG_EVENTS_SQL" >/dev/null
+fi
 
 # CPU seconds (user + system) of the postmaster and its children, by PID.
 pg_cpu() { # out-file

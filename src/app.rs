@@ -112,6 +112,8 @@ impl Application {
     ) -> Self {
         // A workers-only process listens nowhere, whatever it is handed.
         let listener = listener.filter(|_| role != Role::Workers);
+        // The streams non-critical deliveries may wait in, if they do.
+        let store = store.with_lanes(|| crate::store::stream_lanes(&settings));
         Application {
             settings,
             store,

@@ -249,9 +249,11 @@ impl Metrics {
 
     /// The text exposition, with queue depths read from the store now.
     pub async fn render(&self, store: &Store) -> String {
-        match store.with_records("depth", |r| r.depth()).await {
-            Ok(depth) => {
-                self.pending.set(depth.pending as i64);
+        let depth = store.with_records("depth", |r| r.depth()).await;
+        let streamed = store.stream_pending().await;
+        match depth.and_then(|d| Ok((d, streamed?))) {
+            Ok((depth, streamed)) => {
+                self.pending.set((depth.pending + streamed) as i64);
                 self.dead.set(depth.dead as i64);
             }
             Err(e) => tracing::warn!(error = %e.chain(), "queue depth unavailable for /metrics"),

@@ -214,11 +214,15 @@ impl Settings {
                     .join(", ");
                 let _ = writeln!(
                     out,
-                    "store: redis ({redis}), key prefix {:?}, database {}, pool_size {}, write_concurrency {}",
+                    "store: redis ({redis}), key prefix {:?}, database {}, pool_size {}, write_concurrency {}, non-critical deliveries in {}",
                     s.key_prefix.as_str(),
                     redact_url(s.database_url.expose_secret()),
                     s.pool_size,
-                    s.write_concurrency
+                    s.write_concurrency,
+                    match s.non_critical_deliveries {
+                        crate::config::DeliveryHome::Postgres => "PostgreSQL",
+                        crate::config::DeliveryHome::Redis => "Redis",
+                    }
                 );
             }
         }

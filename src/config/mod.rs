@@ -56,7 +56,7 @@ pub use patterns::{EventGlobs, EventPattern, GlobPattern, Globs};
 pub use placeholders::{Placeholders, Syntax, Values};
 pub use providers::{AckMode, Provider, Rate, RateLimit, Tenant};
 pub use server::{ListenAddr, PublicUrl, ServerSettings, TrustedProxy};
-pub use store::{EmbeddedStoreSettings, RedisStoreSettings, StoreSettings};
+pub use store::{DeliveryHome, EmbeddedStoreSettings, RedisStoreSettings, StoreSettings};
 pub use telemetry::{LogFormat, TelemetrySettings};
 pub use tls::{CertifiedPair, TlsFiles, TlsSettings};
 

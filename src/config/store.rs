@@ -82,6 +82,23 @@ pub struct RedisStoreSettings {
     /// over TLS. Derived.
     #[serde(skip)]
     pub ca_file: Option<std::path::PathBuf>,
+    /// Where the deliveries of non-critical events wait for their
+    /// handlers: `"postgres"` (the default: rows, like a critical event's)
+    /// or `"redis"` (a Redis Stream per provider, tenant and handler,
+    /// written by the script that completes the dedup key: no PostgreSQL
+    /// on their hot path; `docs/redis-store.md`, "Non-critical deliveries
+    /// in Redis").
+    #[serde(default)]
+    pub non_critical_deliveries: DeliveryHome,
+}
+
+/// `store.non_critical_deliveries`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DeliveryHome {
+    #[default]
+    Postgres,
+    Redis,
 }
 
 fn default_timeout() -> Duration {

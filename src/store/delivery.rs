@@ -61,6 +61,30 @@ pub struct Leased {
     /// Whether it was handed to the workers by the request that recorded
     /// it (its attempt continues that request's trace) rather than leased.
     pub handed: bool,
+    /// The entry's ID when it waits in a Redis Stream (non-critical, with
+    /// `store.non_critical_deliveries = "redis"`; `id` is then 0), `None`
+    /// for a row of the `delivery` table.
+    pub stream_entry: Option<String>,
+}
+
+impl Leased {
+    /// How log lines name it: its row ID, or its stream entry.
+    pub fn name(&self) -> String {
+        match &self.stream_entry {
+            Some(entry) => format!("stream entry {entry}"),
+            None => self.id.to_string(),
+        }
+    }
+}
+
+/// One handler's deliveries of one provider+tenant when they live in a
+/// Redis Stream (`store.non_critical_deliveries = "redis"`): what a worker
+/// leases from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamLane {
+    pub provider: ProviderName,
+    pub tenant: TenantName,
+    pub handler: HandlerName,
 }
 
 /// Whose due deliveries a lease may take.
@@ -282,6 +306,7 @@ impl From<LeasedRow> for Leased {
             trace_parent: r.trace_parent,
             query: r.query.unwrap_or_default(),
             handed: false,
+            stream_entry: None,
         }
     }
 }

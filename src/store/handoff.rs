@@ -153,5 +153,6 @@ pub(crate) fn handed(
         trace_parent: ev.trace_parent().map(str::to_owned),
         query: ev.query().to_owned(),
         handed: true,
+        stream_entry: None,
     }
 }

@@ -9,7 +9,9 @@
 //!
 //! - `embedded/`: one SQLite file holds everything;
 //! - `redis/` + `postgres/`, combined by [`RedisPg`]: dedup keys in Redis,
-//!   the record and the queue in PostgreSQL.
+//!   the record and the queue in PostgreSQL;
+//! - `streams.rs`: with `non_critical_deliveries = "redis"`, the queue of
+//!   non-critical events' deliveries in Redis Streams instead.
 //!
 //! The verdict log (`verdict_log`) writes each verified request's verdict
 //! in batches, off the request path.
@@ -32,6 +34,7 @@ mod redis_pg;
 mod report;
 pub mod retry;
 mod sql;
+mod streams;
 mod traits;
 mod types;
 mod verdict_log;
@@ -40,6 +43,7 @@ pub use self::embedded::owner::{claim as own_embedded, Owner as EmbeddedOwner};
 pub use self::embedded::{EmbeddedOptions, EmbeddedStore};
 pub use self::error::{BoxError, Chain, OpenError, StoreError};
 pub use self::handle::Store;
+pub use self::open::stream_lanes;
 pub use self::postgres::{PgOptions, PgStore};
 pub use self::records::{
     AlertStates, DeliveryRecords, EventRecords, HandshakeSecrets, HeldEvents, RecordStore,
@@ -48,6 +52,7 @@ pub use self::records::{
 pub use self::redis::{dedup_key as redis_dedup_key, RedisDedup, RedisOptions};
 pub use self::redis_pg::RedisPg;
 pub use self::report::{DeliveryReport, EventReport, ProcessedSummary};
+pub use self::streams::StreamQueue;
 pub use self::traits::{DeliveryQueue, IngestStore};
 pub use self::types::{
     now_ms, ClaimOutcome, CommitOutcome, DedupRecord, EventKey, HeldEvent, Inventory, OwnerToken,

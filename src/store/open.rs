@@ -3,11 +3,14 @@
 
 use std::sync::Arc;
 
+use super::delivery::StreamLane;
 use super::{
     EmbeddedOptions, EmbeddedStore, OpenError, PgOptions, PgStore, RedisDedup, RedisOptions,
-    RedisPg, Store,
+    RedisPg, Store, StreamQueue,
 };
-use crate::config::{EmbeddedStoreSettings, RedisStoreSettings, StoreSettings};
+use crate::config::{
+    DeliveryHome, EmbeddedStoreSettings, RedisStoreSettings, Settings, StoreSettings,
+};
 
 fn embedded(s: &EmbeddedStoreSettings) -> EmbeddedOptions {
     EmbeddedOptions {
@@ -53,8 +56,15 @@ impl Store {
                 pg.keep_statistics();
                 let dedup = RedisDedup::new(&redis(s))?;
                 dedup.try_connect(s.timeout).await;
-                let ingest = Arc::new(RedisPg::new(dedup, pg.clone()));
-                Ok(Store::new(ingest, Arc::new(pg), s.timeout).with_database("PostgreSQL"))
+                let streams = s.non_critical_deliveries == DeliveryHome::Redis;
+                let queue = StreamQueue::new(dedup.clone(), pg.clone());
+                let wake = streams.then(|| queue.waker());
+                let ingest = Arc::new(RedisPg::new(dedup, pg.clone()).streaming(wake));
+                let store = Store::new(ingest, Arc::new(pg), s.timeout).with_database("PostgreSQL");
+                Ok(match streams {
+                    true => store.with_streams(queue),
+                    false => store,
+                })
             }
         }
     }
@@ -85,4 +95,26 @@ impl Store {
             }
         }
     }
+}
+
+/// Every stream a non-critical delivery may wait in: each configured
+/// tenant of each provider, with each handler that takes that tenant's
+/// events (its `events` may still refuse them all: such a stream stays
+/// empty, and leasing from it costs one short script).
+pub fn stream_lanes(settings: &Settings) -> Vec<StreamLane> {
+    let mut lanes = Vec::new();
+    for (provider, p) in &settings.providers {
+        for tenant in p.tenants.keys() {
+            for (handler, h) in &settings.handlers {
+                if h.tenants.is_match(tenant) {
+                    lanes.push(StreamLane {
+                        provider: provider.clone(),
+                        tenant: tenant.clone(),
+                        handler: handler.clone(),
+                    });
+                }
+            }
+        }
+    }
+    lanes
 }

@@ -3,13 +3,16 @@
 //! Round trips per request on the hot path: a non-critical event no handler
 //! wants costs one Redis script (claimed and completed at once); one that a
 //! handler wants costs two (claim, complete) plus one group-committed
-//! PostgreSQL statement; a critical one adds its row (and
+//! PostgreSQL statement, or only the two scripts when its deliveries go to
+//! Redis Streams (`non_critical_deliveries = "redis"`); a critical one adds its row (and
 //! deliveries) in one PostgreSQL statement between them, so the row exists
 //! before the provider gets its 2xx.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use tokio::sync::Notify;
 
 use super::postgres::{PgStore, Recorded};
 use super::redis::{short_digest, RedisDedup, DIGEST_LEN};
@@ -24,11 +27,25 @@ use crate::provider::VerifiedWebhook;
 pub struct RedisPg {
     redis: RedisDedup,
     pg: PgStore,
+    /// Non-critical deliveries go to Redis Streams (`streams.rs`), not
+    /// PostgreSQL; this wakes the streams' lease loop of this process.
+    streams: Option<Arc<Notify>>,
 }
 
 impl RedisPg {
     pub fn new(redis: RedisDedup, pg: PgStore) -> Self {
-        RedisPg { redis, pg }
+        RedisPg {
+            redis,
+            pg,
+            streams: None,
+        }
+    }
+
+    /// A non-critical event's deliveries appended to their handlers'
+    /// streams by the script that completes its key, `wake` woken then.
+    pub fn streaming(mut self, wake: Option<Arc<Notify>>) -> Self {
+        self.streams = wake;
+        self
     }
 
     /// Complete the key with the digest of the body the event is recorded
@@ -44,7 +61,7 @@ impl RedisPg {
         recorded: &[u8],
     ) -> Result<CommitOutcome, StoreError> {
         self.redis
-            .complete(ev, owner, window, short_digest(recorded)?)
+            .complete(ev, owner, window, short_digest(recorded)?, &[])
             .await?;
         Ok(if recorded[..] == ev.body_sha256()[..] {
             CommitOutcome::Duplicate
@@ -99,6 +116,24 @@ impl IngestStore for RedisPg {
         handlers: &[&HandlerName],
     ) -> Result<CommitOutcome, StoreError> {
         let own_digest = &ev.body_sha256()[..DIGEST_LEN];
+        // Under `ack = "handlers"` the deliveries were recorded (and
+        // acknowledged) in PostgreSQL before this: they stay there.
+        let waited = ev.provider().ack == crate::config::AckMode::Handlers;
+        let streams = self.streams.as_ref().filter(|_| !waited);
+        if let (false, Some(wake), false) = (ev.is_critical(), streams, handlers.is_empty()) {
+            // The deliveries join their streams in the step that completes
+            // the key: neither exists without the other.
+            let done = self
+                .redis
+                .complete(ev, owner, window, own_digest, handlers)
+                .await?;
+            if !done {
+                return Ok(CommitOutcome::NotOwner);
+            }
+            // This process's lease loop takes them at once.
+            wake.notify_one();
+            return Ok(CommitOutcome::Accepted);
+        }
         if !ev.is_critical() {
             // Deliveries are durable in PostgreSQL before the 2xx (Redis
             // keeps nothing on disk). The unique (event, handler) row makes
@@ -112,7 +147,11 @@ impl IngestStore for RedisPg {
             }
             // Without handlers, the key is the whole record.
             return Ok(
-                if self.redis.complete(ev, owner, window, own_digest).await? {
+                if self
+                    .redis
+                    .complete(ev, owner, window, own_digest, &[])
+                    .await?
+                {
                     CommitOutcome::Accepted
                 } else {
                     CommitOutcome::NotOwner
@@ -124,7 +163,11 @@ impl IngestStore for RedisPg {
         match self.pg.record(ev, handlers).await? {
             Recorded::Inserted => {
                 crash_point!("after_durable_insert");
-                if !self.redis.complete(ev, owner, window, own_digest).await? {
+                if !self
+                    .redis
+                    .complete(ev, owner, window, own_digest, &[])
+                    .await?
+                {
                     // Our claim expired meanwhile. The row is the durable
                     // truth: the next owner's insert finds it and answers
                     // duplicate, so this request is the acceptance.

@@ -10,7 +10,8 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::delivery::{AttemptRecord, Leased, Next};
+use super::delivery::{AttemptRecord, LeaseFrom, Leased, Next, StreamLane};
+use super::streams::StreamQueue;
 use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, RecordOutcome,
 };
@@ -26,6 +27,8 @@ pub struct Store {
     timeout: Duration,
     /// What a log line calls the SQL database (`SQLite`, `PostgreSQL`).
     database: &'static str,
+    /// Non-critical deliveries in Redis Streams, when configured.
+    streams: Option<StreamQueue>,
 }
 
 impl fmt::Debug for Store {
@@ -51,7 +54,31 @@ impl Store {
             queue,
             timeout,
             database: "the database",
+            streams: None,
         }
+    }
+
+    /// The handle, with non-critical deliveries queued in `streams`.
+    pub(crate) fn with_streams(mut self, streams: StreamQueue) -> Self {
+        self.streams = Some(streams);
+        self
+    }
+
+    /// The handle, its streams' queue reading the lanes the configuration
+    /// gives (every provider+tenant and handler that may meet).
+    pub fn with_lanes(mut self, lanes: impl FnOnce() -> Vec<StreamLane>) -> Self {
+        self.streams = self.streams.take().map(|s| s.with_lanes(lanes()));
+        self
+    }
+
+    /// What the streams' lease loop waits on, when there are streams.
+    pub fn stream_waker(&self) -> Option<std::sync::Arc<tokio::sync::Notify>> {
+        self.streams.as_ref().map(StreamQueue::waker)
+    }
+
+    /// Whether non-critical deliveries wait in Redis Streams.
+    pub fn streams_deliveries(&self) -> bool {
+        self.streams.is_some()
     }
 
     /// The handle, its SQL database called `name` in log lines.
@@ -201,7 +228,7 @@ impl Store {
     }
 
     /// Record a delivery attempt's outcome, if `owner` still holds its
-    /// lease ([`DeliveryQueue::finish`]).
+    /// lease ([`DeliveryQueue::finish`], or the stream's).
     pub async fn finish_delivery(
         &self,
         delivery: &Leased,
@@ -209,8 +236,53 @@ impl Store {
         attempt: &AttemptRecord,
         next: Next,
     ) -> Result<bool, StoreError> {
-        self.bounded("finish", self.queue.finish(delivery, owner, attempt, next))
-            .await
+        match (&self.streams, &delivery.stream_entry) {
+            (Some(s), Some(_)) => {
+                self.bounded("finish", s.finish(delivery, owner, attempt, next))
+                    .await
+            }
+            _ => {
+                self.bounded("finish", self.queue.finish(delivery, owner, attempt, next))
+                    .await
+            }
+        }
+    }
+
+    /// Lease up to `limit` of the deliveries waiting in Redis Streams (none
+    /// unless configured); see [`StreamQueue::lease`].
+    pub async fn lease_streams(
+        &self,
+        owner: &str,
+        limit: u32,
+        lease: Duration,
+        from: LeaseFrom<'_>,
+    ) -> Result<Vec<Leased>, StoreError> {
+        match &self.streams {
+            Some(s) => {
+                self.bounded("lease", s.lease(owner, limit, lease, from))
+                    .await
+            }
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Give a leased delivery back unattempted, due again at once.
+    pub async fn give_back(&self, delivery: &Leased, owner: &str) -> Result<(), StoreError> {
+        match (&self.streams, &delivery.stream_entry) {
+            (Some(s), Some(_)) => self.bounded("lease", s.give_back(delivery, owner)).await,
+            _ => {
+                self.with_records("lease", |r| r.give_back(delivery, owner))
+                    .await
+            }
+        }
+    }
+
+    /// Deliveries waiting in Redis Streams (0 unless configured).
+    pub async fn stream_pending(&self) -> Result<u64, StoreError> {
+        match &self.streams {
+            Some(s) => self.bounded("depth", s.pending()).await,
+            None => Ok(0),
+        }
     }
 
     pub async fn dedup_record(&self, key: &EventKey) -> Result<DedupRecord, StoreError> {

@@ -9,6 +9,7 @@
 //! current; the rest is shared with SQLite (`sql/`).
 
 mod batch;
+mod dead;
 mod ledger;
 mod queue;
 mod sql;

@@ -81,6 +81,27 @@ pub(super) fn body_key(prefix: &str, provider: &str, tenant: &str, body_sha256: 
     key
 }
 
+/// `{prefix}{infix}{TAG}:{provider}:{tenant}:{handler}`: a key of one
+/// handler's deliveries of a provider+tenant (`infix` `:q:` for its
+/// stream, `:r:` for its retry set), in the slot of the pair's dedup keys,
+/// so the script that completes a key can append to the stream.
+pub(super) fn delivery_key(
+    prefix: &str,
+    infix: &str,
+    provider: &str,
+    tenant: &str,
+    handler: &str,
+) -> Vec<u8> {
+    let names = [provider, tenant, handler];
+    let more = names.iter().map(|n| n.len() + 1).sum();
+    let mut key = tagged(prefix, infix, provider, tenant, more);
+    for name in names {
+        key.push(b':');
+        key.extend_from_slice(name.as_bytes());
+    }
+    key
+}
+
 /// The SCAN pattern of every dedup key under `prefix` (body keys have
 /// `:body:` where dedup keys have their tag).
 pub(super) fn dedup_pattern(prefix: &str) -> String {
@@ -123,6 +144,28 @@ mod tests {
         assert_eq!(a[..8], k("stripe", "acme", "evt_2")[..8]);
         let body = body_key("hl", "stripe", "acme", &[7; 32]);
         assert_eq!(&body[8..14], &a[3..9], "same hash tag as the dedup keys");
+    }
+
+    #[test]
+    fn delivery_keys_share_the_pairs_slot_and_name_their_handler() {
+        let dedup = dedup_key("hl", "stripe", "acme", "evt_1");
+        let stream = delivery_key("hl", ":q:", "stripe", "acme", "billing");
+        assert_eq!(
+            stream,
+            b"hl:q:{"
+                .iter()
+                .chain(&dedup[4..8])
+                .chain(b"}:stripe:acme:billing")
+                .copied()
+                .collect::<Vec<u8>>()
+        );
+        assert_ne!(stream, delivery_key("hl", ":q:", "stripe", "acme", "audit"));
+        assert_ne!(
+            stream,
+            delivery_key("hl", ":r:", "stripe", "acme", "billing")
+        );
+        // Not a dedup key to the inventory's SCAN.
+        assert!(!stream.starts_with(dedup_pattern("hl").trim_end_matches('*').as_bytes()));
     }
 
     #[test]

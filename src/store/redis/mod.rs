@@ -5,6 +5,7 @@
 mod conn;
 mod keys;
 mod scan;
+mod streams;
 
 use std::time::Duration;
 
@@ -14,10 +15,12 @@ use secrecy::SecretString;
 use self::conn::{Conn, RedisConn};
 use super::types::{ms, ClaimOutcome, DedupRecord, EventKey, OwnerToken};
 use super::{OpenError, StoreError};
+use crate::ids::HandlerName;
 use crate::provider::VerifiedWebhook;
 
 pub use self::keys::dedup_key;
 pub(crate) use self::keys::DIGEST_LEN;
+pub(crate) use self::streams::Release;
 
 /// What the Redis half needs from the configuration.
 #[derive(Clone)]
@@ -41,6 +44,8 @@ struct Scripts {
     complete: Script,
     release: Script,
     lookup: Script,
+    stream_lease: Script,
+    stream_finish: Script,
 }
 
 impl Scripts {
@@ -50,6 +55,8 @@ impl Scripts {
             complete: Script::new(include_str!("../../../lua/complete.lua")),
             release: Script::new(include_str!("../../../lua/release.lua")),
             lookup: Script::new(include_str!("../../../lua/lookup.lua")),
+            stream_lease: Script::new(include_str!("../../../lua/stream_lease.lua")),
+            stream_finish: Script::new(include_str!("../../../lua/stream_finish.lua")),
         }
     }
 }
@@ -161,28 +168,41 @@ impl RedisDedup {
 
     /// Run complete.lua: true if `owner` still owned the key and it is now
     /// COMPLETED with `digest` (16 bytes: the body's, or the recorded
-    /// original's) for `window`.
+    /// original's) for `window`, with the event appended to the delivery
+    /// stream of each of `streams` (handlers) in the same step.
     pub async fn complete(
         &self,
         ev: &VerifiedWebhook,
         owner: &OwnerToken,
         window: Duration,
         digest: &[u8],
+        streams: &[&HandlerName],
     ) -> Result<bool, StoreError> {
         let mut conn = self.conn().await?;
         let mut script = self.scripts.complete.key(self.key_of(ev));
+        let names: Vec<&str> = streams.iter().map(|h| h.as_str()).collect();
+        let n = self.enqueue(&mut script, ev, &names);
         script
             .arg(&owner.as_bytes()[..])
             .arg(ms(window).max(1))
-            .arg(keys::completed_value(digest));
-        if let Some(body_key) = self.body_key_of(ev) {
-            // The body key names this event only if it is recorded with
-            // this body; otherwise it goes.
-            let own = digest == &ev.body_sha256()[..DIGEST_LEN];
-            script
-                .key(body_key)
-                .arg(if own { ev.event_id().as_str() } else { "" })
-                .arg(ms(ev.provider().replay_window).max(1));
+            .arg(keys::completed_value(digest))
+            .arg(n);
+        match self.body_key_of(ev) {
+            Some(body_key) => {
+                // The body key names this event only if it is recorded with
+                // this body; otherwise it goes.
+                let own = digest == &ev.body_sha256()[..DIGEST_LEN];
+                script
+                    .key(body_key)
+                    .arg(if own { ev.event_id().as_str() } else { "" })
+                    .arg(ms(ev.provider().replay_window).max(1));
+            }
+            None => {
+                script.arg("").arg(0);
+            }
+        }
+        if n > 0 {
+            Self::entry_args(&mut script, ev);
         }
         let done: i64 = script
             .invoke_async(&mut conn)

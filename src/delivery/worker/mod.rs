@@ -12,6 +12,9 @@ use tokio::sync::{mpsc, Notify, OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
+mod lease;
+
+use self::lease::Queue;
 use super::attempt;
 use super::destination::Destination;
 use super::gate::{Circuit, Gates, Pass};
@@ -19,13 +22,10 @@ use super::policy::Verdict;
 use crate::config::{DeliverySettings, Handler, TlsSettings};
 use crate::ids::HandlerName;
 use crate::metrics::Metrics;
-use crate::store::delivery::{AttemptRecord, LeaseFrom, Leased, Next};
+use crate::store::delivery::{AttemptRecord, Leased, Next};
 use crate::store::handoff::{Handed, Ticket};
 use crate::store::retry::{with_retries, OUTCOME_SCHEDULE};
 use crate::store::{now_ms, Store};
-
-/// Longest wait for more free slots before leasing for fewer.
-const LEASE_GATHER: Duration = Duration::from_millis(5);
 
 /// Outcomes waiting for their (group-committed) statement, per worker slot.
 /// A slot is about calls in flight to handlers: it is freed once the
@@ -59,6 +59,9 @@ pub struct Workers {
     gates: Gates,
     /// Places for outcomes waiting to be written (`OUTCOMES_PER_SLOT`).
     outcomes: Arc<Semaphore>,
+    /// Woken when deliveries were appended to Redis Streams (by this
+    /// process's receivers).
+    stream_wake: Arc<Notify>,
     metrics: Arc<Metrics>,
 }
 
@@ -92,6 +95,7 @@ impl Workers {
                 .handoff()
                 .map_or_else(|| Arc::new(Notify::new()), |h| h.waker()),
             backlog: Arc::default(),
+            stream_wake: store.stream_waker().unwrap_or_default(),
             store,
             metrics,
         })
@@ -111,89 +115,17 @@ impl Workers {
             tokio::spawn(me.take_handed(rx))
         });
         tracing::info!(owner = %self.owner, concurrency = self.settings.concurrency, "delivery workers started");
-        // Under load, slots free up one at a time; leasing for each alone
-        // would cost a statement per delivery. So while deliveries are in
-        // flight, wait (briefly) for a quarter of the slots to be free and
-        // lease for them together.
-        let all = self.settings.concurrency;
-        let gather = (all / 4).max(1);
-        while !shutdown.is_cancelled() {
-            let free = slots.available_permits() as u32;
-            if free < gather {
-                // None free: wait for one. Some: wait a moment for more.
-                tokio::select! {
-                    _ = shutdown.cancelled() => break,
-                    p = slots.acquire_many(if free == 0 { 1 } else { gather }) => drop(p),
-                    _ = tokio::time::sleep(LEASE_GATHER), if free > 0 => {}
-                }
-                if free == 0 {
-                    continue;
-                }
-            }
-            // No more than the handlers have room for: what a lease takes
-            // beyond that goes back to the queue, a round trip each.
-            let mut free = slots.available_permits() as u32;
-            if let Some(room) = self.gates.room() {
-                free = free.min(room);
-            }
-            if free == 0 {
-                // Every handler is full or open: wait for an attempt to end
-                // (or a cool-down to pass).
-                tokio::select! {
-                    _ = shutdown.cancelled() => break,
-                    _ = self.gates.freed() => {}
-                    _ = tokio::time::sleep(self.settings.poll_interval) => {}
-                }
-                continue;
-            }
-            let only = self.gates.lease_only();
-            let from = only.as_deref().map_or(LeaseFrom::Every, LeaseFrom::Only);
-            let leased = self
-                .store
-                .with_records("lease", |r| {
-                    r.lease(&self.owner, free, self.settings.lease, from)
-                })
-                .await;
-            if let Ok(batch) = &leased {
-                self.backlog
-                    .store(batch.len() as u32 >= free, Ordering::Relaxed);
-            }
-            match leased {
-                Ok(batch) if !batch.is_empty() => {
-                    for d in batch {
-                        // A lease can hold more for one handler than it
-                        // has room for: those go back to the queue.
-                        let Some(pass) = self.gates.enter(&d.handler) else {
-                            if let Err(e) = self
-                                .store
-                                .with_records("lease", |r| r.give_back(&d, &self.owner))
-                                .await
-                            {
-                                tracing::warn!(error = %e.chain(), "could not hand a delivery back; it is due again after its lease");
-                            }
-                            continue;
-                        };
-                        let permit = slots.clone().acquire_owned().await.expect("never closed");
-                        let me = self.clone();
-                        tokio::spawn(async move { me.deliver(d, pass, permit).await });
-                    }
-                }
-                Ok(_) => {
-                    tokio::select! {
-                        _ = shutdown.cancelled() => break,
-                        _ = self.wake.notified() => {}
-                        _ = tokio::time::sleep(self.settings.poll_interval) => {}
-                    }
-                }
-                Err(e) => {
-                    tracing::warn!(error = %e.chain(), store = self.store.failed(&e), "could not lease deliveries");
-                    tokio::select! {
-                        _ = shutdown.cancelled() => break,
-                        _ = tokio::time::sleep(self.settings.poll_interval) => {}
-                    }
-                }
-            }
+        // One lease loop per queue, sharing the slots and the handlers'
+        // gates: each waits on its own queue's wake-ups and polls.
+        let streams = self.store.streams_deliveries().then(|| {
+            let (me, slots, shutdown) = (self.clone(), slots.clone(), shutdown.clone());
+            tokio::spawn(async move { me.lease_loop(Queue::Streams, &slots, &shutdown).await })
+        });
+        self.lease_loop(Queue::Table, &slots, &shutdown).await;
+        if let Some(task) = streams {
+            let _ = task.await;
         }
+        let all = self.settings.concurrency;
         // Let attempts in flight record their outcome (handed-off ones too:
         // they hold slots), and the outcomes already waiting be written.
         let outcomes = self.settings.concurrency * OUTCOMES_PER_SLOT as u32;
@@ -365,11 +297,11 @@ impl Workers {
         match recorded {
             Ok(true) => {}
             Ok(false) => tracing::warn!(
-                delivery = d.id,
+                delivery = d.name(),
                 "lease lost before the outcome was recorded"
             ),
             Err(e) => tracing::error!(
-                delivery = d.id,
+                delivery = d.name(),
                 error = %e.chain(),
                 "could not record the outcome; the delivery is attempted again after its lease"
             ),

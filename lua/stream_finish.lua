@@ -1,0 +1,49 @@
+-- End a worker's hold on a stream delivery, if it still holds it: the
+-- entry is acknowledged and deleted, and with 'retry' a copy with its
+-- attempt count and last answer goes into the retry set, due at ARGV[5].
+-- (A dead letter is written to PostgreSQL before this runs with 'ack'.)
+--
+-- KEYS[1]  the handler's stream
+-- KEYS[2]  its retry set
+-- ARGV[1]  consumer group
+-- ARGV[2]  the worker's consumer name
+-- ARGV[3]  the entry ID
+-- ARGV[4]  'ack' or 'retry'
+-- ARGV[5]  with 'retry': when it is due, milliseconds since the epoch
+-- ARGV[6]  with 'retry': attempts made so far, or '' to keep the entry's
+--          attempts and last answer (handed back unattempted)
+-- ARGV[7]  with 'retry': the last attempt's status ('' for none)
+-- ARGV[8]  with 'retry': the last attempt's error ('' for none)
+--
+-- Returns 1 when done, 0 when another worker holds the entry now (or it is
+-- gone): nothing is written.
+local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[3], ARGV[3], 1)
+if #p == 0 or p[1][2] ~= ARGV[2] then
+  return 0
+end
+if ARGV[4] == 'retry' then
+  local e = redis.call('XRANGE', KEYS[1], ARGV[3], ARGV[3])
+  if #e == 1 then
+    local fields, kept = e[1][2], {}
+    local attempted = ARGV[6] ~= ''
+    for i = 1, #fields, 2 do
+      local f = fields[i]
+      if not attempted or (f ~= 'a' and f ~= 's' and f ~= 'x') then
+        kept[#kept + 1] = f
+        kept[#kept + 1] = fields[i + 1]
+      end
+    end
+    if attempted then
+      kept[#kept + 1] = 'a'
+      kept[#kept + 1] = ARGV[6]
+      kept[#kept + 1] = 's'
+      kept[#kept + 1] = ARGV[7]
+      kept[#kept + 1] = 'x'
+      kept[#kept + 1] = ARGV[8]
+    end
+    redis.call('ZADD', KEYS[2], ARGV[5], cmsgpack.pack(kept))
+  end
+end
+redis.call('XACK', KEYS[1], ARGV[1], ARGV[3])
+redis.call('XDEL', KEYS[1], ARGV[3])
+return 1

@@ -1,0 +1,226 @@
+//! Non-critical deliveries in Redis Streams (`store.non_critical_deliveries
+//! = "redis"`): the Redis half. Each handler has, per provider+tenant, a
+//! stream of deliveries and a retry set, in the slot of the pair's dedup
+//! keys (`keys::delivery_key`), so complete.lua appends to the streams in
+//! the step that completes the key. Workers lease with
+//! stream_lease.lua (due retries back in, a dead worker's entries taken
+//! over, new ones read for this worker) and end a hold with
+//! stream_finish.lua (acknowledged and deleted; a retry goes into the
+//! retry set, due after its backoff).
+//!
+//! An entry's fields, short because each waits in memory:
+//! `e` event ID, `t` event type, `b` body, `m` when it was recorded (ms),
+//! and when present `c` content type, `h` forwarded headers (JSON pairs),
+//! `p` the request's `traceparent`, `q` its query string; after a failed
+//! attempt `a` attempts made, `s` the last status, `x` the last error.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use redis::ScriptInvocation;
+
+use super::{keys, RedisDedup};
+use crate::ids::{EventId, EventType};
+use crate::provider::VerifiedWebhook;
+use crate::store::delivery::{AttemptRecord, Leased, StreamLane};
+use crate::store::types::{ms, now_ms};
+use crate::store::StoreError;
+
+/// Every stream's one consumer group: the workers share each stream's
+/// entries, each read by one of them.
+const GROUP: &str = "workers";
+
+/// How a worker ends its hold on an entry.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Release<'a> {
+    /// Delivered, or dead-lettered in PostgreSQL: the entry goes.
+    Ack,
+    /// Due again at `due_ms`: after a failed `attempt`, or handed back
+    /// unattempted (`None`) when its handler had no room.
+    Retry {
+        due_ms: i64,
+        attempt: Option<&'a AttemptRecord>,
+    },
+}
+
+impl RedisDedup {
+    fn lane_key(&self, infix: &str, provider: &str, tenant: &str, handler: &str) -> Vec<u8> {
+        keys::delivery_key(&self.prefix, infix, provider, tenant, handler)
+    }
+
+    /// Add to complete.lua's invocation the streams of `handlers` and the
+    /// entry it appends to each (`ARGV[4]` and `ARGV[7..]`); the body key
+    /// and its two arguments follow.
+    pub(super) fn enqueue(
+        &self,
+        script: &mut ScriptInvocation<'_>,
+        ev: &VerifiedWebhook,
+        handlers: &[&str],
+    ) -> usize {
+        for h in handlers {
+            script.key(self.lane_key(":q:", ev.provider_name(), ev.tenant(), h));
+        }
+        handlers.len()
+    }
+
+    /// The entry complete.lua appends, after its six fixed arguments.
+    pub(super) fn entry_args(script: &mut ScriptInvocation<'_>, ev: &VerifiedWebhook) {
+        script
+            .arg("e")
+            .arg(ev.event_id().as_str())
+            .arg("t")
+            .arg(ev.event_type().as_str())
+            .arg("b")
+            .arg(&ev.body()[..])
+            .arg("m")
+            .arg(now_ms());
+        if let Some(ct) = ev.content_type() {
+            script.arg("c").arg(ct);
+        }
+        if let Some(json) = ev.forwarded_json() {
+            script.arg("h").arg(json);
+        }
+        if let Some(tp) = ev.trace_parent() {
+            script.arg("p").arg(tp);
+        }
+        if let Some(q) = ev.stored_query() {
+            script.arg("q").arg(q);
+        }
+    }
+
+    /// Lease up to `limit` of `lane`'s due deliveries to `owner`: entries
+    /// it does not finish within `lease` are taken over by another worker.
+    pub(crate) async fn lease_lane(
+        &self,
+        lane: &StreamLane,
+        owner: &str,
+        limit: u32,
+        lease: Duration,
+    ) -> Result<Vec<Leased>, StoreError> {
+        let mut conn = self.conn().await?;
+        let reply: Vec<(String, HashMap<String, Vec<u8>>)> = self
+            .scripts
+            .stream_lease
+            .key(self.lane_key(":q:", &lane.provider, &lane.tenant, &lane.handler))
+            .key(self.lane_key(":r:", &lane.provider, &lane.tenant, &lane.handler))
+            .arg(GROUP)
+            .arg(owner)
+            .arg(limit.max(1))
+            .arg(ms(lease).max(1))
+            .arg(now_ms())
+            .invoke_async(&mut conn)
+            .await
+            .map_err(StoreError::redis("lease"))?;
+        reply
+            .into_iter()
+            .map(|(id, fields)| leased(lane, id, fields))
+            .collect()
+    }
+
+    /// End `owner`'s hold on the stream delivery `d`; false when another
+    /// worker holds it now (nothing is written).
+    pub(crate) async fn release_entry(
+        &self,
+        d: &Leased,
+        owner: &str,
+        how: Release<'_>,
+    ) -> Result<bool, StoreError> {
+        let entry = d
+            .stream_entry
+            .as_deref()
+            .ok_or_else(|| StoreError::internal("finish", "not a stream delivery"))?;
+        let mut conn = self.conn().await?;
+        let mut script = self.scripts.stream_finish.prepare_invoke();
+        script
+            .key(self.lane_key(":q:", &d.provider, &d.tenant, &d.handler))
+            .key(self.lane_key(":r:", &d.provider, &d.tenant, &d.handler))
+            .arg(GROUP)
+            .arg(owner)
+            .arg(entry);
+        match how {
+            Release::Ack => {
+                script.arg("ack");
+            }
+            Release::Retry { due_ms, attempt } => {
+                script.arg("retry").arg(due_ms);
+                match attempt {
+                    Some(a) => {
+                        let (_, error) = a.storable();
+                        let status = a.status.map(|s| s.to_string()).unwrap_or_default();
+                        script
+                            .arg(a.attempt)
+                            .arg(status)
+                            .arg(error.unwrap_or_default());
+                    }
+                    None => {
+                        script.arg("").arg("").arg("");
+                    }
+                }
+            }
+        }
+        let done: i64 = script
+            .invoke_async(&mut conn)
+            .await
+            .map_err(StoreError::redis("finish"))?;
+        Ok(done == 1)
+    }
+
+    /// Deliveries waiting in `lane`: in its stream (read or not) and its
+    /// retry set.
+    pub(crate) async fn lane_depth(&self, lane: &StreamLane) -> Result<u64, StoreError> {
+        let mut conn = self.conn().await?;
+        let stream = self.lane_key(":q:", &lane.provider, &lane.tenant, &lane.handler);
+        let retry = self.lane_key(":r:", &lane.provider, &lane.tenant, &lane.handler);
+        let (queued, retrying): (u64, u64) = redis::pipe()
+            .cmd("XLEN")
+            .arg(stream)
+            .cmd("ZCARD")
+            .arg(retry)
+            .query_async(&mut conn)
+            .await
+            .map_err(StoreError::redis("depth"))?;
+        Ok(queued + retrying)
+    }
+}
+
+/// A stream entry as a lease returns it.
+fn leased(
+    lane: &StreamLane,
+    id: String,
+    mut f: HashMap<String, Vec<u8>>,
+) -> Result<Leased, StoreError> {
+    let bad = |what: &str| StoreError::internal("lease", format!("stream entry {id}: {what}"));
+    let mut text = |name: &str| -> Result<Option<String>, StoreError> {
+        f.get_mut(name)
+            .map(|v| String::from_utf8(std::mem::take(v)).map_err(|_| bad("not UTF-8")))
+            .transpose()
+    };
+    let event_id = text("e")?.ok_or_else(|| bad("no event ID"))?;
+    let event_type = text("t")?.unwrap_or_default();
+    let created_ms = text("m")?.and_then(|m| m.parse().ok()).unwrap_or(0);
+    let attempts = text("a")?.and_then(|a| a.parse().ok()).unwrap_or(0);
+    let content_type = text("c")?;
+    let forward_headers = text("h")?
+        .and_then(|j| serde_json::from_str(&j).ok())
+        .unwrap_or_default();
+    let trace_parent = text("p")?;
+    let query = text("q")?.unwrap_or_default();
+    let body = f.remove("b").ok_or_else(|| bad("no body"))?;
+    Ok(Leased {
+        id: 0,
+        provider: lane.provider.clone(),
+        tenant: lane.tenant.clone(),
+        event_id: EventId::parse(event_id).map_err(|e| bad(&e.to_string()))?,
+        handler: lane.handler.clone(),
+        event_type: EventType::parse(event_type).map_err(|e| bad(&e.to_string()))?,
+        content_type,
+        body: bytes::Bytes::from(body),
+        attempts,
+        created_ms,
+        forward_headers,
+        trace_parent,
+        query,
+        handed: false,
+        stream_entry: Some(id),
+    })
+}

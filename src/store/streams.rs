@@ -1,0 +1,143 @@
+//! Non-critical deliveries in Redis Streams (`store.non_critical_deliveries
+//! = "redis"` on the redis store): the queue the workers lease them from
+//! and finish them in, one stream per handler and provider+tenant
+//! ([`StreamLane`]), with no PostgreSQL on their way. Only a dead letter
+//! reaches PostgreSQL, where operators see and requeue it like any other
+//! (`postgres/dead.rs`).
+//!
+//! The guarantees are those of the `delivery` table's queue for as long as
+//! Redis keeps its data: at least once (an entry leaves its stream only
+//! once its outcome is written, and a dead worker's entries are taken over
+//! after `delivery.lease`), the same `webhook-id`, retries with backoff,
+//! the circuit breaker (the workers' gates apply to both queues). A Redis
+//! that restarts without persistence loses the entries waiting in it,
+//! with the dedup keys (`docs/redis-store.md`).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Notify;
+
+use super::delivery::{AttemptRecord, LeaseFrom, Leased, Next, StreamLane};
+use super::postgres::PgStore;
+use super::redis::{RedisDedup, Release};
+use super::types::{ms, now_ms};
+use super::StoreError;
+
+#[derive(Debug, Clone)]
+pub struct StreamQueue {
+    redis: RedisDedup,
+    pg: PgStore,
+    /// Every stream a configured handler may have (`Store::with_lanes`).
+    lanes: Arc<[StreamLane]>,
+    /// Where the next lease starts among the lanes, so that a busy lane
+    /// does not keep the others waiting.
+    next: Arc<AtomicUsize>,
+    /// Woken when this process appended deliveries (`RedisPg::commit`).
+    wake: Arc<Notify>,
+}
+
+impl StreamQueue {
+    pub(crate) fn new(redis: RedisDedup, pg: PgStore) -> Self {
+        StreamQueue {
+            redis,
+            pg,
+            lanes: Arc::from([]),
+            next: Arc::default(),
+            wake: Arc::default(),
+        }
+    }
+
+    /// What the lease loop waits on for deliveries this process appended.
+    pub(crate) fn waker(&self) -> Arc<Notify> {
+        self.wake.clone()
+    }
+
+    /// The queue over `lanes`.
+    pub(crate) fn with_lanes(mut self, lanes: Vec<StreamLane>) -> Self {
+        self.lanes = lanes.into();
+        self
+    }
+
+    /// Lease up to `limit` due deliveries to `owner` for `lease`, from the
+    /// lanes of the handlers `from` names, a lane at a time until the limit
+    /// is reached (each lane one script).
+    pub async fn lease(
+        &self,
+        owner: &str,
+        limit: u32,
+        lease: Duration,
+        from: LeaseFrom<'_>,
+    ) -> Result<Vec<Leased>, StoreError> {
+        let n = self.lanes.len();
+        let mut out = Vec::new();
+        if n == 0 {
+            return Ok(out);
+        }
+        let start = self.next.fetch_add(1, Ordering::Relaxed);
+        for i in 0..n {
+            let lane = &self.lanes[(start + i) % n];
+            let wanted = match from {
+                LeaseFrom::Every => true,
+                LeaseFrom::Only(handlers) => handlers.iter().any(|h| **h == lane.handler),
+            };
+            let room = limit.saturating_sub(out.len() as u32);
+            if room == 0 {
+                break;
+            }
+            if wanted {
+                out.extend(self.redis.lease_lane(lane, owner, room, lease).await?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Record an attempt's outcome if `owner` still holds the entry: it
+    /// goes when delivered, waits in its retry set until due, or becomes a
+    /// dead letter in PostgreSQL (written before the entry goes, so a
+    /// failure between the two attempts it again rather than losing it).
+    pub async fn finish(
+        &self,
+        d: &Leased,
+        owner: &str,
+        attempt: &AttemptRecord,
+        next: Next,
+    ) -> Result<bool, StoreError> {
+        let how = match next {
+            Next::Delivered => Release::Ack,
+            Next::RetryIn(delay) => Release::Retry {
+                due_ms: now_ms().saturating_add(ms(delay)),
+                attempt: Some(attempt),
+            },
+            Next::Dead => {
+                if !self.pg.record_dead_letter(d, attempt).await? {
+                    tracing::warn!(
+                        delivery = d.name(),
+                        "the handler already has a delivery row for this event; it stands for this dead letter"
+                    );
+                }
+                Release::Ack
+            }
+        };
+        self.redis.release_entry(d, owner, how).await
+    }
+
+    /// Hand an unattempted entry back: due again at once for any worker.
+    pub async fn give_back(&self, d: &Leased, owner: &str) -> Result<(), StoreError> {
+        let how = Release::Retry {
+            due_ms: now_ms(),
+            attempt: None,
+        };
+        self.redis.release_entry(d, owner, how).await.map(drop)
+    }
+
+    /// Deliveries waiting in every lane (queued, leased or due later).
+    pub async fn pending(&self) -> Result<u64, StoreError> {
+        let mut total = 0;
+        for lane in self.lanes.iter() {
+            total += self.redis.lane_depth(lane).await?;
+        }
+        Ok(total)
+    }
+}

@@ -99,7 +99,8 @@ pub fn drop_keys(settings: &Settings, backend: Backend) {
     else {
         return;
     };
-    if backend != Backend::Redis || url.starts_with("redis+cluster://") {
+    if !matches!(backend, Backend::Redis | Backend::Streams) || url.starts_with("redis+cluster://")
+    {
         return;
     }
     let pattern = format!("{}:*", store.key_prefix);

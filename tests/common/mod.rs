@@ -40,6 +40,28 @@ pub enum Backend {
     Redis,
     /// Redis Cluster (3 masters) + PostgreSQL.
     Cluster,
+    /// Redis + PostgreSQL, non-critical deliveries in Redis Streams
+    /// (`non_critical_deliveries = "redis"`), and only `payment_intent.*`
+    /// critical: the suite's other events are delivered from streams.
+    /// Only the tests that name it run on it (`stream_tests!`).
+    Streams,
+}
+
+/// Run each named test function on [`Backend::Streams`]:
+/// `stream_tests!(delivers, ...)` in a file that has `backend_tests!`
+/// for them too.
+#[macro_export]
+macro_rules! stream_tests {
+    ($($name:ident),* $(,)?) => {
+        mod streams {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name($crate::common::Backend::Streams).await
+                }
+            )*
+        }
+    };
 }
 
 /// Run each named test function once per backend:
@@ -220,7 +242,7 @@ pub async fn test_config(opts: &AppOptions, dir: &std::path::Path) -> (String, S
             ),
             StoreGuard::default(),
         ),
-        Backend::Redis | Backend::Cluster => {
+        Backend::Redis | Backend::Cluster | Backend::Streams => {
             let db = TestDatabase::create().await;
             let mut cluster = None;
             let redis = match opts.backend {
@@ -232,9 +254,13 @@ pub async fn test_config(opts: &AppOptions, dir: &std::path::Path) -> (String, S
                 }
                 _ => format!("redis_url = \"{}\"", redis_url()),
             };
+            let streams = match opts.backend {
+                Backend::Streams => "non_critical_deliveries = \"redis\"\n",
+                _ => "",
+            };
             (
                 format!(
-                    "[store]\nkind = \"redis\"\n{redis}\ndatabase_url = \"{}\"\nkey_prefix = \"t{}\"\n",
+                    "[store]\nkind = \"redis\"\n{redis}\ndatabase_url = \"{}\"\nkey_prefix = \"t{}\"\n{streams}",
                     db.url,
                     uuid::Uuid::new_v4().simple()
                 ),
@@ -245,6 +271,12 @@ pub async fn test_config(opts: &AppOptions, dir: &std::path::Path) -> (String, S
     let providers = match opts.routes {
         true => providers_toml_with(&opts.provider_extra),
         false => String::new(),
+    };
+    let providers = match opts.backend {
+        Backend::Streams => {
+            providers.replace("critical = [\"*\"]", "critical = [\"payment_intent.*\"]")
+        }
+        _ => providers,
     };
     let text = render_config(
         &store,
@@ -436,6 +468,15 @@ impl TestApp {
 
     pub async fn inventory(&self) -> Inventory {
         self.store.inventory().await.expect("inventory")
+    }
+
+    /// The `delivery` rows of `event_id`, every handler's.
+    pub async fn deliveries(&self, event_id: &str) -> Vec<hookline::store::delivery::DeliveryView> {
+        let filter = hookline::store::delivery::DeliveryFilter {
+            event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
+            ..Default::default()
+        };
+        self.store.records().list(&filter).await.unwrap()
     }
 }
 

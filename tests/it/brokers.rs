@@ -18,7 +18,7 @@ use common::{
     HANDLER_SECRET,
 };
 use hookline::delivery::outgoing::webhook_id;
-use hookline::store::delivery::{AttemptView, DeliveryFilter, DeliveryState, DeliveryView};
+use hookline::store::delivery::{AttemptView, DeliveryState, DeliveryView};
 
 pub const ADMIN_TOKEN: &str = "admin-token-for-broker-tests-0123";
 
@@ -66,14 +66,8 @@ pub async fn app(backend: Backend, config: String) -> TestApp {
 }
 
 pub async fn delivery(app: &TestApp, event_id: &str, handler: &str) -> Option<DeliveryView> {
-    app.store
-        .records()
-        .list(&DeliveryFilter {
-            event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
-            ..Default::default()
-        })
+    app.deliveries(event_id)
         .await
-        .unwrap()
         .into_iter()
         .find(|d| d.handler == handler)
 }

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use common::console::{console_app, TOKEN};
 use common::sink::{Reply, Sink};
 use common::{Backend, TestApp, Webhook};
-use hookline::store::delivery::{DeliveryFilter, DeliveryState};
+use hookline::store::delivery::DeliveryState;
 
 const EVENTS: [&str; 2] = ["evt_browser_1", "evt_browser_2"];
 
@@ -31,14 +31,8 @@ fn browser_dir() -> PathBuf {
 }
 
 async fn states(app: &TestApp, event_id: &str) -> Vec<DeliveryState> {
-    app.store
-        .records()
-        .list(&DeliveryFilter {
-            event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
-            ..Default::default()
-        })
+    app.deliveries(event_id)
         .await
-        .unwrap()
         .into_iter()
         .map(|d| d.state)
         .collect()

@@ -151,3 +151,10 @@ backend_tests!(
     receiver_killed_under_load_keeps_every_acceptance,
     worker_killed_mid_delivery_has_its_lease_recovered,
 );
+
+// The same crashes with the suite's events delivered from Redis Streams.
+stream_tests!(
+    receiver_killed_after_2xx_delivers_after_restart,
+    receiver_killed_under_load_keeps_every_acceptance,
+    worker_killed_mid_delivery_has_its_lease_recovered,
+);

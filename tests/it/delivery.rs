@@ -44,14 +44,7 @@ async fn app_with_delivery(backend: Backend, handlers: String, delivery: &str) -
 }
 
 async fn deliveries(app: &TestApp, event_id: &str) -> Vec<DeliveryView> {
-    app.store
-        .records()
-        .list(&DeliveryFilter {
-            event_id: Some(hookline::lookup::event_id(event_id).unwrap()),
-            ..Default::default()
-        })
-        .await
-        .unwrap()
+    app.deliveries(event_id).await
 }
 
 /// Wait until the delivery of `event_id` to `handler` is in `state`.

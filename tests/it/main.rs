@@ -82,6 +82,7 @@ mod sns_members;
 mod store_contract;
 mod store_tls;
 mod stored_handshake;
+mod stream_deliveries;
 mod tls;
 mod tls_flood;
 mod tls_reload;

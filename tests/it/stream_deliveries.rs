@@ -1,0 +1,251 @@
+//! Non-critical deliveries in Redis Streams (`store.non_critical_deliveries
+//! = "redis"`), against real Redis, PostgreSQL and a local handler: what a
+//! user checks is that the handler gets each event at least once with one
+//! `webhook-id`, retried with backoff, that nothing of it reaches
+//! PostgreSQL until it is a dead letter, that a dead letter is where
+//! operators find and requeue dead letters, and that the backlog shows in
+//! `/metrics`. Crashes: `crash.rs` and `tests/crash_matrix.rs` run their
+//! cases on this queue too.
+
+use crate::common;
+
+use std::time::Duration;
+
+use common::sink::{Reply, Sink};
+use common::{
+    handler_signature, spawn_app_with, spawn_text, test_config, AppOptions, Backend, TestApp,
+    Webhook, HANDLER_SECRET,
+};
+use hookline::store::delivery::{DeliveryFilter, DeliveryState, DeliveryView};
+use hookline::store::{stream_lanes, Store};
+
+const FAST: &str = "[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"50ms\"\nbackoff_max = \"200ms\"\nlease = \"10s\"\n";
+
+fn handler(url: &str, extra: &str) -> String {
+    format!(
+        "[handlers.billing]\nurl = \"{url}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\ntimeout = \"2s\"\n{extra}\n{FAST}"
+    )
+}
+
+async fn app(url: &str, extra: &str) -> TestApp {
+    let mut opts = AppOptions::new(Backend::Streams);
+    opts.extra = handler(url, extra);
+    spawn_app_with(opts).await
+}
+
+/// The app's store as its workers see it: with the lanes of its config.
+fn streams_of(app: &TestApp) -> Store {
+    let settings = app.settings.clone();
+    app.store.clone().with_lanes(|| stream_lanes(&settings))
+}
+
+async fn wait_row(app: &TestApp, event_id: &str, state: DeliveryState) -> DeliveryView {
+    for _ in 0..500 {
+        if let Some(d) = app.deliveries(event_id).await.into_iter().next() {
+            if d.state == state {
+                return d;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("never {state:?}: {:?}", app.deliveries(event_id).await);
+}
+
+/// Wait until nothing waits in the app's streams.
+async fn drained(store: &Store) {
+    for _ in 0..250 {
+        if store.stream_pending().await.unwrap() == 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("{} still waiting", store.stream_pending().await.unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_non_critical_event_is_retried_from_its_stream_with_one_webhook_id_and_no_row() {
+    let sink = Sink::start(vec![Reply::Status(503), Reply::Status(503)]);
+    let app = app(&sink.url, "").await;
+    let w = Webhook::new("stripe", "acme", "evt_stream", "charge.succeeded", "x");
+    assert_eq!(app.send_json(&w).await.1["status"], "accepted");
+    let got = sink.wait_for(3, Duration::from_secs(10)).await;
+    let ids: Vec<_> = got
+        .iter()
+        .map(|r| r.header("webhook-id").unwrap())
+        .collect();
+    assert!(ids.iter().all(|i| *i == ids[0]), "one webhook-id: {ids:?}");
+    let attempts: Vec<_> = got
+        .iter()
+        .map(|r| r.header("x-hookline-attempt").unwrap())
+        .collect();
+    assert_eq!(attempts, ["1", "2", "3"]);
+    let last = &got[2];
+    assert_eq!(last.body, w.body, "the original bytes");
+    assert_eq!(last.header("content-type"), Some("application/json"));
+    let ts = last.header("webhook-timestamp").unwrap();
+    assert_eq!(
+        last.header("webhook-signature"),
+        Some(handler_signature(ids[0], ts, &last.body).as_str())
+    );
+    // Nothing of it in PostgreSQL; nothing left in Redis once acknowledged.
+    assert!(app.deliveries("evt_stream").await.is_empty());
+    assert_eq!(app.inventory().await.processed_events, 0);
+    drained(&streams_of(&app)).await;
+    // The provider's retry is a duplicate, and calls no one.
+    assert_eq!(app.send_json(&w).await.1["status"], "duplicate");
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(sink.received().len(), 3);
+
+    // A critical event keeps its row and its delivery in PostgreSQL.
+    let c = Webhook::new("stripe", "acme", "evt_row", "payment_intent.succeeded", "x");
+    assert_eq!(app.send_json(&c).await.1["status"], "accepted");
+    wait_row(&app, "evt_row", DeliveryState::Delivered).await;
+    assert_eq!(app.inventory().await.processed_events, 1);
+    assert_eq!(
+        sink.wait_for(4, Duration::from_secs(5)).await[3].body,
+        c.body
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_delivery_out_of_attempts_is_a_dead_letter_operators_requeue() {
+    let sink = Sink::start(vec![]);
+    sink.always(Reply::Status(500));
+    let app = app(&sink.url, "max_attempts = 2").await;
+    let w = Webhook::new("stripe", "acme", "evt_dead", "charge.failed", "x");
+    assert_eq!(app.send_json(&w).await.0, 200);
+    let d = wait_row(&app, "evt_dead", DeliveryState::Dead).await;
+    assert_eq!((d.attempts, d.last_status), (2, Some(500)));
+    assert_eq!(
+        (d.handler.as_str(), d.event_type.as_str()),
+        ("billing", "charge.failed")
+    );
+    let attempts = app.store.records().attempts(d.id).await.unwrap();
+    assert_eq!(attempts.len(), 1, "the last attempt is kept: {attempts:?}");
+    assert_eq!((attempts[0].attempt, attempts[0].status), (2, Some(500)));
+    assert_eq!(sink.received().len(), 2);
+    drained(&streams_of(&app)).await;
+    // Fixed, the handler gets it from the requeued dead letter, same ID.
+    sink.always(Reply::Status(200));
+    let filter = DeliveryFilter {
+        state: Some(DeliveryState::Dead),
+        ..Default::default()
+    };
+    assert_eq!(app.store.records().requeue(&filter).await.unwrap(), 1);
+    wait_row(&app, "evt_dead", DeliveryState::Delivered).await;
+    let got = sink.received();
+    assert_eq!(got.len(), 3);
+    assert_eq!(got[2].body, w.body);
+    assert_eq!(got[2].header("webhook-id"), got[0].header("webhook-id"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_stream_delivery_counts_in_the_pending_gauge() {
+    // Nothing listens there: every attempt fails, and it waits to retry.
+    let port = common::servers::free_port();
+    let app = app(&format!("http://127.0.0.1:{port}/"), "max_attempts = 1000").await;
+    let w = Webhook::new("stripe", "acme", "evt_waits", "charge.succeeded", "x");
+    assert_eq!(app.send_json(&w).await.0, 200);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(app.metric("hookline_deliveries_pending").await, 1.0);
+    assert_eq!(app.store.records().depth().await.unwrap().pending, 0);
+    assert!(app.deliveries("evt_waits").await.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stream_deliveries_work_on_redis_cluster_one_slot_per_provider_and_tenant() {
+    let sink = Sink::start(vec![]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut opts = AppOptions::new(Backend::Cluster);
+    opts.extra = handler(&sink.url, "");
+    let (text, guard) = test_config(&opts, dir.path()).await;
+    let text = text
+        .replacen(
+            "kind = \"redis\"\n",
+            "kind = \"redis\"\nnon_critical_deliveries = \"redis\"\n",
+            1,
+        )
+        .replace("critical = [\"*\"]", "critical = []");
+    let app = spawn_text(text, Backend::Cluster, guard, dir).await;
+    let hooks: Vec<Webhook> = (0..12)
+        .map(|i| {
+            let tenant = ["acme", "globex", "default"][i % 3];
+            Webhook::new(
+                "stripe",
+                tenant,
+                &format!("evt_c{i}"),
+                "charge.succeeded",
+                "x",
+            )
+        })
+        .collect();
+    for w in &hooks {
+        assert_eq!(app.send_json(w).await.1["status"], "accepted");
+    }
+    let got = sink.wait_for(hooks.len(), Duration::from_secs(15)).await;
+    for w in &hooks {
+        assert!(
+            got.iter().any(|r| r.body == w.body),
+            "every event delivered"
+        );
+    }
+    drained(&streams_of(&app)).await;
+    assert_eq!(app.inventory().await.processed_events, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_circuit_holds_stream_deliveries_until_its_cooldown() {
+    let sink = Sink::start(vec![Reply::Status(503), Reply::Status(503)]);
+    let mut opts = AppOptions::new(Backend::Streams);
+    // FAST's [delivery] table goes on with the breaker's keys.
+    opts.extra = format!(
+        "{}circuit_failures = 2\ncircuit_cooldown = \"1s\"\n",
+        handler(&sink.url, "")
+    );
+    let app = spawn_app_with(opts).await;
+    let first = Webhook::new("stripe", "acme", "evt_open_1", "charge.succeeded", "x");
+    assert_eq!(app.send_json(&first).await.0, 200);
+    sink.wait_for(2, Duration::from_secs(5)).await;
+    let opened = std::time::Instant::now();
+    // Open: neither the retry nor a new event is attempted...
+    let second = Webhook::new("stripe", "acme", "evt_open_2", "charge.succeeded", "x");
+    assert_eq!(app.send_json(&second).await.0, 200);
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(
+        sink.received().len(),
+        2,
+        "no call while the circuit is open"
+    );
+    assert_eq!(
+        app.metric(r#"hookline_circuit_open{handler="billing"}"#)
+            .await,
+        1.0
+    );
+    // ...until the cool-down lets a probe through, which closes it.
+    let got = sink.wait_for(4, Duration::from_secs(5)).await;
+    assert!(opened.elapsed() >= Duration::from_millis(900));
+    for w in [&first, &second] {
+        assert!(got.iter().any(|r| r.body == w.body), "both delivered");
+    }
+    drained(&streams_of(&app)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_ack_handlers_a_non_critical_event_is_delivered_once_from_postgresql() {
+    let sink = Sink::start(vec![]);
+    let mut opts = AppOptions::new(Backend::Streams);
+    opts.extra = handler(&sink.url, "");
+    opts.provider_extra = "ack = \"handlers\"\nack_timeout = \"4s\"\n".into();
+    let app = spawn_app_with(opts).await;
+    let w = Webhook::new("stripe", "acme", "evt_acked", "charge.succeeded", "x");
+    assert_eq!(app.send_json(&w).await.1["status"], "accepted");
+    // The handler's acknowledgement came from the row the request waited
+    // on; completing the key appended nothing to a stream.
+    assert_eq!(
+        app.deliveries("evt_acked").await[0].state,
+        DeliveryState::Delivered
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(sink.received().len(), 1, "delivered once");
+    assert_eq!(streams_of(&app).stream_pending().await.unwrap(), 0);
+}

@@ -92,9 +92,7 @@ impl Rules {
             }
         }
         if let Some(age) = self.backlog_age {
-            let oldest = store
-                .with_records("oldest_pending", |r| r.oldest_pending())
-                .await?;
+            let oldest = store.oldest_pending().await?;
             let now = now_ms();
             for h in &self.handlers {
                 let secs = oldest

@@ -19,11 +19,12 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
-use super::delivery::{AttemptRecord, LeaseFrom, Leased, Next, StreamLane};
+use super::delivery::{keep_oldest, AttemptRecord, LeaseFrom, Leased, Next, StreamLane};
 use super::postgres::PgStore;
 use super::redis::{RedisDedup, Release};
 use super::types::{ms, now_ms};
 use super::StoreError;
+use crate::ids::HandlerName;
 
 #[derive(Debug, Clone)]
 pub struct StreamQueue {
@@ -130,6 +131,18 @@ impl StreamQueue {
             attempt: None,
         };
         self.redis.release_entry(d, owner, how).await.map(drop)
+    }
+
+    /// Per handler, when its oldest waiting delivery was recorded.
+    pub async fn oldest(&self) -> Result<Vec<(HandlerName, i64)>, StoreError> {
+        let mut oldest: Vec<(HandlerName, i64)> = Vec::new();
+        for lane in self.lanes.iter() {
+            let Some(at) = self.redis.lane_oldest(lane).await? else {
+                continue;
+            };
+            keep_oldest(&mut oldest, &lane.handler, at);
+        }
+        Ok(oldest)
     }
 
     /// Deliveries waiting in every lane (queued, leased or due later).

@@ -150,3 +150,11 @@ backend_tests!(
     one_backlog_episode_is_one_alert_and_one_resolve_across_two_nodes,
     dead_letters_alert_once_retried_then_resolve_when_none_are_added,
 );
+
+// The same rules over deliveries waiting in Redis Streams (their backlog
+// read from the streams, their dead letters from PostgreSQL).
+stream_tests!(
+    a_circuit_open_too_long_alerts_and_resolves_when_it_closes,
+    one_backlog_episode_is_one_alert_and_one_resolve_across_two_nodes,
+    dead_letters_alert_once_retried_then_resolve_when_none_are_added,
+);

@@ -277,6 +277,21 @@ impl Store {
         }
     }
 
+    /// Per handler, when its oldest pending delivery was recorded: in the
+    /// `delivery` table or, when configured, in Redis Streams.
+    pub async fn oldest_pending(&self) -> Result<Vec<(HandlerName, i64)>, StoreError> {
+        let mut oldest = self
+            .with_records("oldest_pending", |r| r.oldest_pending())
+            .await?;
+        let Some(s) = &self.streams else {
+            return Ok(oldest);
+        };
+        for (handler, at) in self.bounded("oldest_pending", s.oldest()).await? {
+            super::delivery::keep_oldest(&mut oldest, &handler, at);
+        }
+        Ok(oldest)
+    }
+
     /// Deliveries waiting in Redis Streams (0 unless configured).
     pub async fn stream_pending(&self) -> Result<u64, StoreError> {
         match &self.streams {

@@ -46,6 +46,7 @@ struct Scripts {
     lookup: Script,
     stream_lease: Script,
     stream_finish: Script,
+    stream_oldest: Script,
 }
 
 impl Scripts {
@@ -57,6 +58,7 @@ impl Scripts {
             lookup: Script::new(include_str!("../../../lua/lookup.lua")),
             stream_lease: Script::new(include_str!("../../../lua/stream_lease.lua")),
             stream_finish: Script::new(include_str!("../../../lua/stream_finish.lua")),
+            stream_oldest: Script::new(include_str!("../../../lua/stream_oldest.lua")),
         }
     }
 }

@@ -183,6 +183,26 @@ impl RedisDedup {
     }
 }
 
+impl RedisDedup {
+    /// When the oldest delivery waiting in `lane` was recorded, if any
+    /// waits (stream_oldest.lua: read from the stream's front and the
+    /// first `RETRIES_READ` of the retry set).
+    pub(crate) async fn lane_oldest(&self, lane: &StreamLane) -> Result<Option<i64>, StoreError> {
+        const RETRIES_READ: u32 = 1000;
+        let mut conn = self.conn().await?;
+        let oldest: i64 = self
+            .scripts
+            .stream_oldest
+            .key(self.lane_key(":q:", &lane.provider, &lane.tenant, &lane.handler))
+            .key(self.lane_key(":r:", &lane.provider, &lane.tenant, &lane.handler))
+            .arg(RETRIES_READ)
+            .invoke_async(&mut conn)
+            .await
+            .map_err(StoreError::redis("oldest_pending"))?;
+        Ok((oldest >= 0).then_some(oldest))
+    }
+}
+
 /// A stream entry as a lease returns it.
 fn leased(
     lane: &StreamLane,

@@ -70,9 +70,7 @@ impl Rules {
     pub async fn check(&mut self, store: &Store) -> Result<Vec<Condition>, StoreError> {
         let mut all = Vec::new();
         if let Some(n) = self.dead_letters {
-            let depths = store
-                .with_records("depth", |r| r.depth_by_handler())
-                .await?;
+            let depths = store.depth_by_handler().await?;
             let now = Instant::now();
             for h in &self.handlers {
                 let count = depths

@@ -68,7 +68,7 @@ async fn panels(state: &AppState) -> Result<Markup, Failure> {
     let recent = state.metrics.recent.snapshot();
     let depth: BTreeMap<HandlerName, _> = state
         .store
-        .with_records("depth", |r| r.depth_by_handler())
+        .depth_by_handler()
         .await?
         .into_iter()
         .map(|h| (h.handler, h.depth))

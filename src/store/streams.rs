@@ -145,12 +145,17 @@ impl StreamQueue {
         Ok(oldest)
     }
 
-    /// Deliveries waiting in every lane (queued, leased or due later).
-    pub async fn pending(&self) -> Result<u64, StoreError> {
-        let mut total = 0;
+    /// Per handler, the deliveries waiting in its lanes (queued, leased or
+    /// due later).
+    pub async fn pending(&self) -> Result<Vec<(HandlerName, u64)>, StoreError> {
+        let mut pending: Vec<(HandlerName, u64)> = Vec::new();
         for lane in self.lanes.iter() {
-            total += self.redis.lane_depth(lane).await?;
+            let n = self.redis.lane_depth(lane).await?;
+            match pending.iter_mut().find(|(h, _)| *h == lane.handler) {
+                Some((_, total)) => *total += n,
+                None => pending.push((lane.handler.clone(), n)),
+            }
         }
-        Ok(total)
+        Ok(pending)
     }
 }

@@ -140,7 +140,7 @@ async fn a_stream_delivery_out_of_attempts_is_a_dead_letter_operators_requeue() 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_waiting_stream_delivery_counts_in_the_pending_gauge() {
+async fn a_waiting_stream_delivery_counts_in_the_pending_gauge_and_the_handler_panel() {
     // Nothing listens there: every attempt fails, and it waits to retry.
     let port = common::servers::free_port();
     let app = app(&format!("http://127.0.0.1:{port}/"), "max_attempts = 1000").await;
@@ -150,6 +150,10 @@ async fn a_waiting_stream_delivery_counts_in_the_pending_gauge() {
     assert_eq!(app.metric("hookline_deliveries_pending").await, 1.0);
     assert_eq!(app.store.records().depth().await.unwrap().pending, 0);
     assert!(app.deliveries("evt_waits").await.is_empty());
+    // What the console's handler panel and the dead-letter alert read.
+    let depths = streams_of(&app).depth_by_handler().await.unwrap();
+    let billing = depths.iter().find(|d| d.handler == "billing").unwrap();
+    assert_eq!((billing.depth.pending, billing.depth.dead), (1, 0));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -10,7 +10,9 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::delivery::{AttemptRecord, LeaseFrom, Leased, Next, StreamLane};
+use super::delivery::{
+    AttemptRecord, HandlerDepth, LeaseFrom, Leased, Next, QueueDepth, StreamLane,
+};
 use super::streams::StreamQueue;
 use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, RecordOutcome,
@@ -295,9 +297,36 @@ impl Store {
     /// Deliveries waiting in Redis Streams (0 unless configured).
     pub async fn stream_pending(&self) -> Result<u64, StoreError> {
         match &self.streams {
-            Some(s) => self.bounded("depth", s.pending()).await,
+            Some(s) => Ok(self
+                .bounded("depth", s.pending())
+                .await?
+                .iter()
+                .map(|(_, n)| n)
+                .sum()),
             None => Ok(0),
         }
+    }
+
+    /// Pending and dead deliveries per handler, those waiting in Redis
+    /// Streams counted as pending.
+    pub async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
+        let mut depths = self.with_records("depth", |r| r.depth_by_handler()).await?;
+        let Some(s) = &self.streams else {
+            return Ok(depths);
+        };
+        for (handler, n) in self.bounded("depth", s.pending()).await? {
+            match depths.iter_mut().find(|d| d.handler == handler) {
+                Some(d) => d.depth.pending += n,
+                None => depths.push(HandlerDepth {
+                    handler,
+                    depth: QueueDepth {
+                        pending: n,
+                        dead: 0,
+                    },
+                }),
+            }
+        }
+        Ok(depths)
     }
 
     pub async fn dedup_record(&self, key: &EventKey) -> Result<DedupRecord, StoreError> {

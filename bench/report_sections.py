@@ -5,6 +5,7 @@ from report_targets import bare_rate, f0, f2, pct, pg_rate, limited_by, isolatio
 TITLES = {
     "embedded": "embedded store (SQLite), all events critical, one handler",
     "redis-noncritical": "redis, all events non-critical, one handler (deliveries in PostgreSQL)",
+    "redis-noncritical-streams": "redis, all events non-critical, one handler (deliveries in Redis Streams)",
     "redis-critical": "redis + PostgreSQL, all events critical, one handler",
     "redis-noncritical-nohandler": "redis, non-critical, no handler (Redis only)",
     "redis-critical-nohandler": "redis + PostgreSQL, critical, no handler (no delivery workers competing)",

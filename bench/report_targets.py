@@ -40,6 +40,7 @@ def pg_rate(res):
 # (scenario, what, baseline, share): issue 12, "Targets".
 SUSTAINED_TARGETS = [
     ("redis-noncritical", "redis store, non-critical events, one handler", "bare", 0.10),
+    ("redis-noncritical-streams", "redis store, non-critical events, one handler, deliveries in Redis Streams", "bare", 0.10),
     ("redis-critical", "redis + PostgreSQL, critical events, one handler", "pgbench", 0.50),
     ("embedded", "embedded store, critical events, one handler", "bare", 0.05),
     ("redis-noncritical-nohandler", "redis store, no handler, non-critical (the Redis-only path)", "bare", 0.40),

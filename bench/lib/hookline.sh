@@ -10,6 +10,8 @@ scenario_shape() { # scenario -> STORE CRITICAL HANDLERS
   case "$1" in
     embedded)                    STORE=embedded CRITICAL=yes HANDLERS="sink" ;;
     redis-noncritical)           STORE=redis    CRITICAL=no  HANDLERS="sink" ;;
+    # The same, its deliveries in Redis Streams (non_critical_deliveries).
+    redis-noncritical-streams)   STORE=redis-streams CRITICAL=no HANDLERS="sink" ;;
     redis-critical)              STORE=redis    CRITICAL=yes HANDLERS="sink" ;;
     redis-noncritical-nohandler) STORE=redis    CRITICAL=no  HANDLERS="" ;;
     redis-critical-nohandler)    STORE=redis    CRITICAL=yes HANDLERS="" ;;
@@ -75,6 +77,7 @@ write_config() { # out port store critical "handlers" redis-url dir
     else
       printf 'kind = "redis"\nredis_url = "%s"\nkey_prefix = "%s"\ndatabase_url = "%s"\n' \
         "$redis_url" "$PREFIX" "$DB_URL"
+      if [ "$store" = redis-streams ]; then printf 'non_critical_deliveries = "redis"\n'; fi
     fi
     printf '\n[providers.stripe]\nkind = "stripe"\ncritical = %s\nack = "durable"\n' \
       "$([ "$critical" = yes ] && echo '["*"]' || echo '[]')"
@@ -104,7 +107,7 @@ fresh_node() { # label store critical "handlers" [redis-url]
   HL_CONFIG="$dir/hookline.toml"
   HL_STORE=$store
   write_config "$HL_CONFIG" "$port" "$store" "$critical" "$handlers" "$redis_url" "$dir"
-  if [ "$store" = redis ]; then
+  if [ "$store" != embedded ]; then
     db_recreate
     redis_clear
     "$BIN/hookline" migrate --config "$HL_CONFIG" >"$dir/migrate.log" 2>&1 || { cat "$dir/migrate.log" >&2; die "migrate failed"; }
@@ -118,6 +121,6 @@ fresh_node() { # label store critical "handlers" [redis-url]
 
 stop_node() {
   stop_pid "$HL_PID"
-  [ "$HL_STORE" = redis ] && redis_clear
+  [ "$HL_STORE" != embedded ] && redis_clear
   return 0
 }

@@ -1,0 +1,110 @@
+//! The `Store` handle's calls for non-critical deliveries in Redis Streams
+//! (`store.non_critical_deliveries = "redis"`, `store/streams.rs`), and
+//! the figures that add them to the `delivery` table's (pending counts,
+//! the oldest pending delivery). Without streams each is the table's alone.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Notify;
+
+use super::Store;
+use crate::ids::HandlerName;
+use crate::store::delivery::{
+    keep_oldest, HandlerDepth, LeaseFrom, Leased, QueueDepth, StreamLane,
+};
+use crate::store::streams::StreamQueue;
+use crate::store::StoreError;
+
+impl Store {
+    /// The handle, with non-critical deliveries queued in `streams`.
+    pub(crate) fn with_streams(mut self, streams: StreamQueue) -> Self {
+        self.streams = Some(streams);
+        self
+    }
+
+    /// The handle, its streams' queue reading the lanes the configuration
+    /// gives (every provider+tenant and handler that may meet).
+    pub fn with_lanes(mut self, lanes: impl FnOnce() -> Vec<StreamLane>) -> Self {
+        self.streams = self.streams.take().map(|s| s.with_lanes(lanes()));
+        self
+    }
+
+    /// What the streams' lease loop waits on, when there are streams.
+    pub fn stream_waker(&self) -> Option<Arc<Notify>> {
+        self.streams.as_ref().map(StreamQueue::waker)
+    }
+
+    /// Whether non-critical deliveries wait in Redis Streams.
+    pub fn streams_deliveries(&self) -> bool {
+        self.streams.is_some()
+    }
+
+    /// Lease up to `limit` of the deliveries waiting in Redis Streams (none
+    /// unless configured); see [`StreamQueue::lease`].
+    pub async fn lease_streams(
+        &self,
+        owner: &str,
+        limit: u32,
+        lease: Duration,
+        from: LeaseFrom<'_>,
+    ) -> Result<Vec<Leased>, StoreError> {
+        match &self.streams {
+            Some(s) => {
+                self.bounded("lease", s.lease(owner, limit, lease, from))
+                    .await
+            }
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Per handler, when its oldest pending delivery was recorded: in the
+    /// `delivery` table or, when configured, in Redis Streams.
+    pub async fn oldest_pending(&self) -> Result<Vec<(HandlerName, i64)>, StoreError> {
+        let mut oldest = self
+            .with_records("oldest_pending", |r| r.oldest_pending())
+            .await?;
+        let Some(s) = &self.streams else {
+            return Ok(oldest);
+        };
+        for (handler, at) in self.bounded("oldest_pending", s.oldest()).await? {
+            keep_oldest(&mut oldest, &handler, at);
+        }
+        Ok(oldest)
+    }
+
+    /// Deliveries waiting in Redis Streams (0 unless configured).
+    pub async fn stream_pending(&self) -> Result<u64, StoreError> {
+        match &self.streams {
+            Some(s) => Ok(self
+                .bounded("depth", s.pending())
+                .await?
+                .iter()
+                .map(|(_, n)| n)
+                .sum()),
+            None => Ok(0),
+        }
+    }
+
+    /// Pending and dead deliveries per handler, those waiting in Redis
+    /// Streams counted as pending.
+    pub async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
+        let mut depths = self.with_records("depth", |r| r.depth_by_handler()).await?;
+        let Some(s) = &self.streams else {
+            return Ok(depths);
+        };
+        for (handler, n) in self.bounded("depth", s.pending()).await? {
+            match depths.iter_mut().find(|d| d.handler == handler) {
+                Some(d) => d.depth.pending += n,
+                None => depths.push(HandlerDepth {
+                    handler,
+                    depth: QueueDepth {
+                        pending: n,
+                        dead: 0,
+                    },
+                }),
+            }
+        }
+        Ok(depths)
+    }
+}

@@ -18,6 +18,8 @@
 #
 # Knobs (environment): PG_EVENTS_RATE (offered requests/s, 500),
 # PG_EVENTS_DURATION (measured s, 20), PG_EVENTS_CRITICAL (yes),
+# PG_EVENTS_STORE (redis, or redis-streams: `non_critical_deliveries =
+# "redis"`),
 # PG_EVENTS_PROFILE (cargo profile of the binaries: release or debug,
 # release), BENCH_REDIS_URL, BENCH_PREFIX, BENCH_BODY_BYTES (1024),
 # BENCH_DUP_SHARE (0.1), PG_EVENTS_EXPLAIN and PG_EVENTS_PAUSES (see below), PG_EVENTS_OUT (a directory for the raw data),
@@ -32,6 +34,7 @@ ROOT=$PWD
 RATE="${PG_EVENTS_RATE:-500}"
 DURATION="${PG_EVENTS_DURATION:-20}"
 CRITICAL="${PG_EVENTS_CRITICAL:-yes}"
+STORE="${PG_EVENTS_STORE:-redis}"  # redis-streams: non-critical deliveries in Redis Streams
 PROFILE="${PG_EVENTS_PROFILE:-release}"
 REDIS_URL="${BENCH_REDIS_URL:-redis://127.0.0.1:6379/0}"
 PREFIX="${BENCH_PREFIX:-hlpgev}"
@@ -125,7 +128,7 @@ else
   cargo build -q -p hookline -p hookline-bench --bins
 fi
 start_sink
-fresh_node pg-per-event redis "$CRITICAL" sink
+fresh_node pg-per-event "$STORE" "$CRITICAL" sink
 psql "$DB_URL" -Atqc 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements' >/dev/null
 # An experiment's schema change, run once the node has migrated the
 # database (for example `DROP INDEX delivery_due`): what a row or an

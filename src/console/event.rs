@@ -83,6 +83,8 @@ async fn show(
     let headers = super::headers::section(state, &event, &forwarded(&payloads)).await;
     let links = event_links(&event.provider, &event.tenant, &event.event_id);
     let filtered = super::filtered::handlers(&state.settings, &report);
+    // Its deliveries, if it had any, went through Redis Streams.
+    let streamed = state.store.streams_deliveries() && report.processed_event.is_none();
     let kept = forwarded(&payloads);
     let query = payloads.first().map_or("", |p| p.query.as_str());
     let preview =
@@ -104,6 +106,13 @@ async fn show(
         h2 { "Deliveries" }
         @if report.deliveries.is_empty() && report.held.is_some() {
             p.muted { "None: the event is held." }
+        } @else if report.deliveries.is_empty() && streamed {
+            p.muted {
+                "Not kept here: a non-critical event's deliveries wait in Redis Streams ("
+                code { "store.non_critical_deliveries = \"redis\"" }
+                ") and leave them once acknowledged; one appears here only if it is dead-lettered. "
+                code { "hookline_deliveries_pending" } " counts those waiting."
+            }
         } @else if report.deliveries.is_empty() && filtered.is_empty() {
             p.muted { "No handler subscribes to this event." }
         } @else if report.deliveries.is_empty() {

@@ -253,3 +253,18 @@ async fn under_ack_handlers_a_non_critical_event_is_delivered_once_from_postgres
     assert_eq!(sink.received().len(), 1, "delivered once");
     assert_eq!(streams_of(&app).stream_pending().await.unwrap(), 0);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_console_says_where_a_stream_delivered_event_went() {
+    use common::console::{console_app, Operator};
+    let sink = Sink::start(vec![]);
+    let app = console_app(Backend::Streams, &sink, "").await;
+    let w = Webhook::new("stripe", "acme", "evt_seen", "charge.succeeded", "x");
+    assert_eq!(app.send_json(&w).await.0, 200);
+    sink.wait_for(1, Duration::from_secs(5)).await;
+    let operator = Operator::sign_in(&app).await;
+    let (status, page) = operator.get("/console/events/stripe/acme/evt_seen").await;
+    assert_eq!(status, 200);
+    assert!(page.contains("wait in Redis Streams"), "{page}");
+    assert!(!page.contains("No handler subscribes"), "{page}");
+}

@@ -268,3 +268,93 @@ async fn the_console_says_where_a_stream_delivered_event_went() {
     assert!(page.contains("wait in Redis Streams"), "{page}");
     assert!(!page.contains("No handler subscribes"), "{page}");
 }
+
+/// Deliveries waiting in the streams, asked until Redis answers (the
+/// client reconnects on demand after a restart).
+async fn pending_once_up(store: &Store) -> u64 {
+    for _ in 0..100 {
+        if let Ok(n) = store.stream_pending().await {
+            return n;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    store.stream_pending().await.unwrap()
+}
+
+/// An app on a Redis of its own (`extra`: its persistence settings), its
+/// handler failing until told otherwise.
+async fn on_own_redis(redis: &common::servers::RedisServer, sink: &Sink) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let mut opts = AppOptions::new(Backend::Streams);
+    opts.extra = format!(
+        "[handlers.billing]\nurl = \"{}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\ntimeout = \"500ms\"\nmax_attempts = 1000\n\n[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"50ms\"\nbackoff_max = \"100ms\"\nlease = \"1s\"\n",
+        sink.url
+    );
+    let (text, guard) = test_config(&opts, dir.path()).await;
+    let shared = format!("redis_url = \"{}\"", common::redis_url());
+    assert!(text.contains(&shared));
+    let text = text.replace(&shared, &format!("redis_url = \"{}\"", redis.url()));
+    spawn_text(text, Backend::Streams, guard, dir).await
+}
+
+/// What `docs/redis-store.md` says of a Redis without persistence: the
+/// deliveries waiting in it are lost with the dedup keys when it restarts
+/// empty, and the provider's retry is then a new event, delivered again.
+/// With AOF (`appendfsync always`) a crash of Redis loses nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redis_restart_loses_waiting_deliveries_without_persistence_and_keeps_them_with_aof() {
+    use common::servers::RedisServer;
+    let w = Webhook::new("stripe", "acme", "evt_persist", "charge.succeeded", "x");
+
+    // No persistence: the waiting delivery goes with the key.
+    let mut redis = RedisServer::start();
+    let sink = Sink::start(vec![]);
+    sink.always(Reply::Status(503));
+    let app = on_own_redis(&redis, &sink).await;
+    let store = streams_of(&app);
+    assert_eq!(app.send_json(&w).await.1["status"], "accepted");
+    sink.wait_for(2, Duration::from_secs(5)).await;
+    assert_eq!(store.stream_pending().await.unwrap(), 1);
+    redis.restart();
+    assert_eq!(pending_once_up(&store).await, 0, "lost with Redis");
+    sink.always(Reply::Status(200));
+    // The provider's retry is accepted as new, and delivered.
+    assert_eq!(app.send_json(&w).await.1["status"], "accepted");
+    drained(&store).await;
+    let got = sink.received();
+    assert_eq!(got.last().unwrap().body, w.body);
+    assert_eq!(got.last().unwrap().header("x-hookline-attempt"), Some("1"));
+    drop(app);
+
+    // AOF, every write synced: killed (SIGKILL) and restarted, Redis still
+    // holds the waiting delivery, and it is delivered once the handler is
+    // back, without the provider sending anything.
+    let mut redis = RedisServer::start_with(
+        common::servers::free_port(),
+        &["--appendonly", "yes", "--appendfsync", "always"],
+    );
+    let sink = Sink::start(vec![]);
+    sink.always(Reply::Status(503));
+    let app = on_own_redis(&redis, &sink).await;
+    let store = streams_of(&app);
+    assert_eq!(app.send_json(&w).await.1["status"], "accepted");
+    sink.wait_for(2, Duration::from_secs(5)).await;
+    redis.restart();
+    assert_eq!(pending_once_up(&store).await, 1, "kept by AOF");
+    sink.always(Reply::Status(200));
+    drained(&store).await;
+    let got = sink.received();
+    assert_eq!(got.last().unwrap().body, w.body);
+    assert_eq!(
+        got.last()
+            .unwrap()
+            .header("x-hookline-attempt")
+            .map(|a| a != "1"),
+        Some(true)
+    );
+    assert_eq!(
+        app.send_json(&w).await.1["status"],
+        "duplicate",
+        "the key survived too"
+    );
+}

@@ -77,15 +77,6 @@ impl Leased {
     }
 }
 
-/// Keep the earlier of `at` and what `oldest` holds for `handler` (the
-/// per-handler oldest pending delivery, from several queues).
-pub(crate) fn keep_oldest(oldest: &mut Vec<(HandlerName, i64)>, handler: &HandlerName, at: i64) {
-    match oldest.iter_mut().find(|(h, _)| h == handler) {
-        Some((_, t)) => *t = (*t).min(at),
-        None => oldest.push((handler.clone(), at)),
-    }
-}
-
 /// One handler's deliveries of one provider+tenant when they live in a
 /// Redis Stream (`store.non_critical_deliveries = "redis"`): what a worker
 /// leases from.

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
-use super::delivery::{keep_oldest, AttemptRecord, LeaseFrom, Leased, Next, StreamLane};
+use super::delivery::{AttemptRecord, LeaseFrom, Leased, Next, StreamLane};
 use super::postgres::PgStore;
 use super::redis::{RedisDedup, Release};
 use super::types::{ms, now_ms};
@@ -133,28 +133,24 @@ impl StreamQueue {
         self.redis.release_entry(d, owner, how).await.map(drop)
     }
 
-    /// Per handler, when its oldest waiting delivery was recorded.
+    /// Per lane that holds any, its handler and when its oldest waiting
+    /// delivery was recorded.
     pub async fn oldest(&self) -> Result<Vec<(HandlerName, i64)>, StoreError> {
-        let mut oldest: Vec<(HandlerName, i64)> = Vec::new();
+        let mut oldest = Vec::new();
         for lane in self.lanes.iter() {
-            let Some(at) = self.redis.lane_oldest(lane).await? else {
-                continue;
-            };
-            keep_oldest(&mut oldest, &lane.handler, at);
+            if let Some(at) = self.redis.lane_oldest(lane).await? {
+                oldest.push((lane.handler.clone(), at));
+            }
         }
         Ok(oldest)
     }
 
-    /// Per handler, the deliveries waiting in its lanes (queued, leased or
-    /// due later).
+    /// Per lane, its handler and the deliveries waiting in it (queued,
+    /// leased or due later).
     pub async fn pending(&self) -> Result<Vec<(HandlerName, u64)>, StoreError> {
-        let mut pending: Vec<(HandlerName, u64)> = Vec::new();
+        let mut pending = Vec::with_capacity(self.lanes.len());
         for lane in self.lanes.iter() {
-            let n = self.redis.lane_depth(lane).await?;
-            match pending.iter_mut().find(|(h, _)| *h == lane.handler) {
-                Some((_, total)) => *total += n,
-                None => pending.push((lane.handler.clone(), n)),
-            }
+            pending.push((lane.handler.clone(), self.redis.lane_depth(lane).await?));
         }
         Ok(pending)
     }

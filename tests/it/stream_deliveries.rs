@@ -281,9 +281,11 @@ async fn pending_once_up(store: &Store) -> u64 {
     store.stream_pending().await.unwrap()
 }
 
-/// An app on a Redis of its own (`extra`: its persistence settings), its
-/// handler failing until told otherwise.
-async fn on_own_redis(redis: &common::servers::RedisServer, sink: &Sink) -> TestApp {
+/// An app on a Redis of its own, its handler failing until told otherwise,
+/// and `w` accepted: its delivery waits in a stream, attempted twice.
+async fn waiting_on(redis: &common::servers::RedisServer, w: &Webhook) -> (Sink, TestApp, Store) {
+    let sink = Sink::start(vec![]);
+    sink.always(Reply::Status(503));
     let dir = tempfile::tempdir().unwrap();
     let mut opts = AppOptions::new(Backend::Streams);
     opts.extra = format!(
@@ -294,7 +296,12 @@ async fn on_own_redis(redis: &common::servers::RedisServer, sink: &Sink) -> Test
     let shared = format!("redis_url = \"{}\"", common::redis_url());
     assert!(text.contains(&shared));
     let text = text.replace(&shared, &format!("redis_url = \"{}\"", redis.url()));
-    spawn_text(text, Backend::Streams, guard, dir).await
+    let app = spawn_text(text, Backend::Streams, guard, dir).await;
+    let store = streams_of(&app);
+    assert_eq!(app.send_json(w).await.1["status"], "accepted");
+    sink.wait_for(2, Duration::from_secs(5)).await;
+    assert_eq!(store.stream_pending().await.unwrap(), 1);
+    (sink, app, store)
 }
 
 /// What `docs/redis-store.md` says of a Redis without persistence: the
@@ -308,13 +315,7 @@ async fn a_redis_restart_loses_waiting_deliveries_without_persistence_and_keeps_
 
     // No persistence: the waiting delivery goes with the key.
     let mut redis = RedisServer::start();
-    let sink = Sink::start(vec![]);
-    sink.always(Reply::Status(503));
-    let app = on_own_redis(&redis, &sink).await;
-    let store = streams_of(&app);
-    assert_eq!(app.send_json(&w).await.1["status"], "accepted");
-    sink.wait_for(2, Duration::from_secs(5)).await;
-    assert_eq!(store.stream_pending().await.unwrap(), 1);
+    let (sink, app, store) = waiting_on(&redis, &w).await;
     redis.restart();
     assert_eq!(pending_once_up(&store).await, 0, "lost with Redis");
     sink.always(Reply::Status(200));
@@ -333,12 +334,7 @@ async fn a_redis_restart_loses_waiting_deliveries_without_persistence_and_keeps_
         common::servers::free_port(),
         &["--appendonly", "yes", "--appendfsync", "always"],
     );
-    let sink = Sink::start(vec![]);
-    sink.always(Reply::Status(503));
-    let app = on_own_redis(&redis, &sink).await;
-    let store = streams_of(&app);
-    assert_eq!(app.send_json(&w).await.1["status"], "accepted");
-    sink.wait_for(2, Duration::from_secs(5)).await;
+    let (sink, app, store) = waiting_on(&redis, &w).await;
     redis.restart();
     assert_eq!(pending_once_up(&store).await, 1, "kept by AOF");
     sink.always(Reply::Status(200));

@@ -3,6 +3,7 @@
 //! the figures that add them to the `delivery` table's (pending counts,
 //! the oldest pending delivery). Without streams each is the table's alone.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -10,9 +11,7 @@ use tokio::sync::Notify;
 
 use super::Store;
 use crate::ids::HandlerName;
-use crate::store::delivery::{
-    keep_oldest, HandlerDepth, LeaseFrom, Leased, QueueDepth, StreamLane,
-};
+use crate::store::delivery::{HandlerDepth, LeaseFrom, Leased, QueueDepth, StreamLane};
 use crate::store::streams::StreamQueue;
 use crate::store::StoreError;
 
@@ -61,50 +60,44 @@ impl Store {
     /// Per handler, when its oldest pending delivery was recorded: in the
     /// `delivery` table or, when configured, in Redis Streams.
     pub async fn oldest_pending(&self) -> Result<Vec<(HandlerName, i64)>, StoreError> {
-        let mut oldest = self
+        let oldest = self
             .with_records("oldest_pending", |r| r.oldest_pending())
             .await?;
         let Some(s) = &self.streams else {
             return Ok(oldest);
         };
+        let mut by_handler: BTreeMap<HandlerName, i64> = oldest.into_iter().collect();
         for (handler, at) in self.bounded("oldest_pending", s.oldest()).await? {
-            keep_oldest(&mut oldest, &handler, at);
+            let t = by_handler.entry(handler).or_insert(at);
+            *t = (*t).min(at);
         }
-        Ok(oldest)
+        Ok(by_handler.into_iter().collect())
     }
 
     /// Deliveries waiting in Redis Streams (0 unless configured).
     pub async fn stream_pending(&self) -> Result<u64, StoreError> {
-        match &self.streams {
-            Some(s) => Ok(self
-                .bounded("depth", s.pending())
-                .await?
-                .iter()
-                .map(|(_, n)| n)
-                .sum()),
-            None => Ok(0),
-        }
+        let Some(s) = &self.streams else {
+            return Ok(0);
+        };
+        let lanes = self.bounded("depth", s.pending()).await?;
+        Ok(lanes.iter().map(|(_, n)| n).sum())
     }
 
     /// Pending and dead deliveries per handler, those waiting in Redis
     /// Streams counted as pending.
     pub async fn depth_by_handler(&self) -> Result<Vec<HandlerDepth>, StoreError> {
-        let mut depths = self.with_records("depth", |r| r.depth_by_handler()).await?;
+        let depths = self.with_records("depth", |r| r.depth_by_handler()).await?;
         let Some(s) = &self.streams else {
             return Ok(depths);
         };
+        let mut by_handler: BTreeMap<HandlerName, QueueDepth> =
+            depths.into_iter().map(|d| (d.handler, d.depth)).collect();
         for (handler, n) in self.bounded("depth", s.pending()).await? {
-            match depths.iter_mut().find(|d| d.handler == handler) {
-                Some(d) => d.depth.pending += n,
-                None => depths.push(HandlerDepth {
-                    handler,
-                    depth: QueueDepth {
-                        pending: n,
-                        dead: 0,
-                    },
-                }),
-            }
+            by_handler.entry(handler).or_default().pending += n;
         }
-        Ok(depths)
+        Ok(by_handler
+            .into_iter()
+            .map(|(handler, depth)| HandlerDepth { handler, depth })
+            .collect())
     }
 }

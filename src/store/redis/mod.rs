@@ -182,8 +182,7 @@ impl RedisDedup {
     ) -> Result<bool, StoreError> {
         let mut conn = self.conn().await?;
         let mut script = self.scripts.complete.key(self.key_of(ev));
-        let names: Vec<&str> = streams.iter().map(|h| h.as_str()).collect();
-        let n = self.enqueue(&mut script, ev, &names);
+        let n = self.enqueue(&mut script, ev, streams);
         script
             .arg(&owner.as_bytes()[..])
             .arg(ms(window).max(1))

@@ -20,7 +20,7 @@ use std::time::Duration;
 use redis::ScriptInvocation;
 
 use super::{keys, RedisDedup};
-use crate::ids::{EventId, EventType};
+use crate::ids::{EventId, EventType, HandlerName};
 use crate::provider::VerifiedWebhook;
 use crate::store::delivery::{AttemptRecord, Leased, StreamLane};
 use crate::store::types::{ms, now_ms};
@@ -55,7 +55,7 @@ impl RedisDedup {
         &self,
         script: &mut ScriptInvocation<'_>,
         ev: &VerifiedWebhook,
-        handlers: &[&str],
+        handlers: &[&HandlerName],
     ) -> usize {
         for h in handlers {
             script.key(self.lane_key(":q:", ev.provider_name(), ev.tenant(), h));

@@ -116,47 +116,36 @@ impl IngestStore for RedisPg {
         handlers: &[&HandlerName],
     ) -> Result<CommitOutcome, StoreError> {
         let own_digest = &ev.body_sha256()[..DIGEST_LEN];
-        // Under `ack = "handlers"` the deliveries were recorded (and
-        // acknowledged) in PostgreSQL before this: they stay there.
-        let waited = ev.provider().ack == crate::config::AckMode::Handlers;
-        let streams = self.streams.as_ref().filter(|_| !waited);
-        if let (false, Some(wake), false) = (ev.is_critical(), streams, handlers.is_empty()) {
-            // The deliveries join their streams in the step that completes
-            // the key: neither exists without the other.
-            let done = self
-                .redis
-                .complete(ev, owner, window, own_digest, handlers)
-                .await?;
-            if !done {
-                return Ok(CommitOutcome::NotOwner);
-            }
-            // This process's lease loop takes them at once.
-            wake.notify_one();
-            return Ok(CommitOutcome::Accepted);
-        }
         if !ev.is_critical() {
-            // Deliveries are durable in PostgreSQL before the 2xx (Redis
-            // keeps nothing on disk). The unique (event, handler) row makes
-            // a second owner's insert a no-op.
-            if !handlers.is_empty() {
+            // Their deliveries join their streams in the script that
+            // completes the key (neither exists without the other), unless
+            // `ack = "handlers"` recorded them in PostgreSQL already.
+            let waited = ev.provider().ack == crate::config::AckMode::Handlers;
+            let wake = self.streams.as_ref().filter(|_| !waited);
+            let streamed = if wake.is_some() { handlers } else { &[] };
+            if streamed.is_empty() && !handlers.is_empty() {
+                // Deliveries are durable in PostgreSQL before the 2xx. The
+                // unique (event, handler) row makes a second owner's
+                // insert a no-op.
                 if let Some(other) = self.pg.record_deliveries(ev, handlers).await? {
                     // The handlers were given another body under this ID.
                     return self.repair(ev, owner, window, &other.digest).await;
                 }
                 crash_point!("after_delivery_record");
             }
-            // Without handlers, the key is the whole record.
-            return Ok(
-                if self
-                    .redis
-                    .complete(ev, owner, window, own_digest, &[])
-                    .await?
-                {
-                    CommitOutcome::Accepted
-                } else {
-                    CommitOutcome::NotOwner
-                },
-            );
+            // Otherwise the key (and the streams) is the whole record.
+            let done = self
+                .redis
+                .complete(ev, owner, window, own_digest, streamed)
+                .await?;
+            if !done {
+                return Ok(CommitOutcome::NotOwner);
+            }
+            if let (Some(wake), false) = (wake, streamed.is_empty()) {
+                // This process's lease loop takes them at once.
+                wake.notify_one();
+            }
+            return Ok(CommitOutcome::Accepted);
         }
         // The row first: once it exists the event is recorded for good,
         // whatever happens to Redis afterwards.

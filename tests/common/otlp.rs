@@ -5,7 +5,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use actix_web::{web, App, HttpResponse, HttpServer};
+use actix_web::http::header::HeaderMap;
+use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
 use opentelemetry_proto::tonic::collector::trace::v1::{
     ExportTraceServiceRequest, ExportTraceServiceResponse,
 };
@@ -69,14 +70,22 @@ impl Received {
 pub struct Collector {
     /// The base URL, as `telemetry.otlp_endpoint` takes it.
     pub url: String,
-    spans: Arc<Mutex<Vec<Received>>>,
+    got: Got,
 }
 
-async fn traces(body: web::Bytes, spans: web::Data<Arc<Mutex<Vec<Received>>>>) -> HttpResponse {
+/// What the collector received: the spans, and each request's headers.
+#[derive(Clone, Default)]
+struct Got {
+    spans: Arc<Mutex<Vec<Received>>>,
+    headers: Arc<Mutex<Vec<HeaderMap>>>,
+}
+
+async fn traces(req: HttpRequest, body: web::Bytes, got: web::Data<Got>) -> HttpResponse {
+    got.headers.lock().unwrap().push(req.headers().clone());
     let Ok(req) = ExportTraceServiceRequest::decode(body.as_ref()) else {
         return HttpResponse::BadRequest().finish();
     };
-    let mut got = spans.lock().unwrap();
+    let mut got = got.spans.lock().unwrap();
     for rs in req.resource_spans {
         let service = rs
             .resource
@@ -107,8 +116,8 @@ impl Collector {
     pub fn start() -> Collector {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
-        let spans = Arc::new(Mutex::new(Vec::new()));
-        let data = web::Data::new(spans.clone());
+        let got = Got::default();
+        let data = web::Data::new(got.clone());
         let server = HttpServer::new(move || {
             App::new()
                 .app_data(data.clone())
@@ -121,12 +130,17 @@ impl Collector {
         tokio::spawn(server.run());
         Collector {
             url: format!("http://127.0.0.1:{port}"),
-            spans,
+            got,
         }
     }
 
     pub fn spans(&self) -> Vec<Received> {
-        self.spans.lock().unwrap().clone()
+        self.got.spans.lock().unwrap().clone()
+    }
+
+    /// The headers of every request received.
+    pub fn headers(&self) -> Vec<HeaderMap> {
+        self.got.headers.lock().unwrap().clone()
     }
 
     /// Wait until `done` holds for the spans received, or panic after

@@ -428,6 +428,67 @@ async fn a_dead_or_silent_collector_costs_no_request(backend: Backend) {
     sink.wait_for(60, WITHIN).await;
 }
 
+/// A collector's headers (an API key) come from `OTEL_EXPORTER_OTLP_HEADERS`,
+/// read as OpenTelemetry's own exporters read it, and go with every export.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_collectors_headers_come_from_the_environment() {
+    let collector = Collector::start();
+    let sink = Sink::start(Vec::new());
+    let dir = tempfile::tempdir().unwrap();
+    let extra = telemetry(&collector.url, "");
+    let (config, _store, _keys) = config(Backend::Embedded, dir.path(), &sink, &extra).await;
+    let port = free_port();
+    let headers = [(
+        "OTEL_EXPORTER_OTLP_HEADERS",
+        "api-key=s%3Dcret, x-team=blue",
+    )];
+    let _proc = serve_with(&config, "all", port, &headers);
+    wait_ready(port).await;
+    let w = Webhook::new("stripe", "acme", "evt_headers", "charge.succeeded", "t");
+    let (status, body) = post(port, &w).await;
+    assert_eq!(status, 200, "{body}");
+    collector
+        .wait_until(WITHIN, |s| !named(s, "webhook.receive").is_empty())
+        .await;
+    let posts = collector.headers();
+    assert!(!posts.is_empty());
+    for h in posts {
+        assert_eq!(h.get("api-key").unwrap(), "s=cret");
+        assert_eq!(h.get("x-team").unwrap(), "blue");
+        assert_eq!(h.get("content-type").unwrap(), "application/x-protobuf");
+    }
+
+    // A pair that is not a header stops `serve`, naming its key and not
+    // its value (usually a credential).
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookline"))
+        .args(["serve", "--config", config.to_str().unwrap()])
+        .env(
+            "HOOKLINE__SERVER__LISTEN",
+            format!("127.0.0.1:{}", free_port()),
+        )
+        .env("OTEL_EXPORTER_OTLP_HEADERS", "bad key=topsecret")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + WITHIN;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("serve started with a header that is not one");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(!status.success());
+    assert!(stderr.contains("\"bad key\""), "{stderr}");
+    assert!(!stderr.contains("topsecret"), "{stderr}");
+}
+
 backend_tests!(
     a_request_and_its_delivery_are_one_trace_at_the_collector,
     an_inbound_traceparent_is_the_parent_only_when_trusted,

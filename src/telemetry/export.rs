@@ -1,8 +1,8 @@
 //! Finished spans on their way to the OTLP collector: a bounded queue that
 //! never makes a request wait, and one task that sends what is queued.
 //!
-//! A span ends on a request's or a delivery's thread; that thread encodes
-//! it ([`otlp::encode`]) and `try_send`s the bytes here. When the collector is slow or down the queue
+//! A span ends on a request's or a delivery's thread; all that thread does
+//! is `try_send` it here. When the collector is slow or down the queue
 //! fills and further spans are dropped and counted
 //! (`hookline_spans_dropped_total`): memory stays bounded and no request
 //! is slowed by a peer that only watches. The sending task gathers what
@@ -19,13 +19,11 @@ use std::time::Duration;
 use futures::stream::{FuturesUnordered, StreamExt};
 use opentelemetry::Context;
 use opentelemetry_sdk::error::OTelSdkResult;
-use opentelemetry_sdk::trace::{Span, SpanData, SpanProcessor};
+use opentelemetry_sdk::trace::{Span, SpanData, SpanExporter, SpanProcessor};
 use prometheus::IntCounter;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
-
-use super::otlp::{self, Collector, Head};
 
 /// The most spans one export request carries.
 const MAX_BATCH: usize = 512;
@@ -45,8 +43,7 @@ pub const EXPORT_TIMEOUT: Duration = Duration::from_secs(5);
 /// The processor the tracer hands every finished span to.
 #[derive(Debug)]
 pub struct Queue {
-    /// Spans encoded, each an entry of a request's `spans`.
-    tx: mpsc::Sender<Vec<u8>>,
+    tx: mpsc::Sender<SpanData>,
     dropped: IntCounter,
 }
 
@@ -65,25 +62,21 @@ impl Sender {
     }
 }
 
-/// A queue of `capacity` spans and the task that sends them to
-/// `collector`, each request starting with `head`. Must be called inside
-/// the runtime.
-pub fn start<C: Collector>(
-    collector: C,
-    head: Head,
-    capacity: usize,
-    dropped: IntCounter,
-) -> (Queue, Sender) {
+/// A queue of `capacity` spans and the task that sends them with
+/// `exporter`. Must be called inside the runtime.
+pub fn start<E>(exporter: E, capacity: usize, dropped: IntCounter) -> (Queue, Sender)
+where
+    E: SpanExporter + 'static,
+{
     let (tx, rx) = mpsc::channel(capacity);
     let stop = CancellationToken::new();
-    let task = tokio::spawn(send(collector, head, rx, dropped.clone(), stop.clone()));
+    let task = tokio::spawn(send(exporter, rx, dropped.clone(), stop.clone()));
     (Queue { tx, dropped }, Sender { task, stop })
 }
 
-async fn send<C: Collector>(
-    collector: C,
-    head: Head,
-    mut rx: mpsc::Receiver<Vec<u8>>,
+async fn send<E: SpanExporter>(
+    exporter: E,
+    mut rx: mpsc::Receiver<SpanData>,
     dropped: IntCounter,
     stop: CancellationToken,
 ) {
@@ -94,13 +87,13 @@ async fn send<C: Collector>(
     let mut closed = false;
     // Exports waiting for the collector, each with its span count.
     let mut sending = FuturesUnordered::new();
-    let export = |spans: &[Vec<u8>]| {
+    let export = |spans: Vec<SpanData>| {
         let n = spans.len() as u64;
-        let exported = tokio::time::timeout(EXPORT_TIMEOUT, collector.post(head.body(spans)));
+        let exported = tokio::time::timeout(EXPORT_TIMEOUT, exporter.export(spans));
         async move {
             match exported.await {
                 Ok(Ok(())) => (n, None),
-                Ok(Err(e)) => (n, Some(e)),
+                Ok(Err(e)) => (n, Some(e.to_string())),
                 Err(_) => (n, Some(format!("no answer within {EXPORT_TIMEOUT:?}"))),
             }
         }
@@ -149,8 +142,8 @@ async fn send<C: Collector>(
                 Err(_) => break,
             }
         }
-        sending.push(export(&batch));
-        batch.clear();
+        let spans = std::mem::replace(&mut batch, Vec::with_capacity(MAX_BATCH));
+        sending.push(export(spans));
     }
     while let Some((n, error)) = sending.next().await {
         note(&dropped, &mut failing, n, error);
@@ -180,9 +173,8 @@ impl SpanProcessor for Queue {
         if !span.span_context.is_sampled() {
             return;
         }
-        // Full (a slow or dead collector: not worth encoding for), or the
-        // sender has stopped (the process is exiting).
-        if self.tx.capacity() == 0 || self.tx.try_send(otlp::encode(span)).is_err() {
+        // Full, or the sender has stopped (the process is exiting).
+        if self.tx.try_send(span).is_err() {
             self.dropped.inc();
         }
     }
@@ -200,23 +192,22 @@ impl SpanProcessor for Queue {
 #[cfg(test)]
 mod tests {
     use std::sync::{Arc, Mutex};
-    use std::time::Instant;
+    use std::time::{Instant, SystemTime};
 
-    use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-    use prost::Message;
+    use opentelemetry::trace::{
+        SpanContext, SpanId, SpanKind, Status, TraceFlags, TraceId, TraceState,
+    };
+    use opentelemetry::InstrumentationScope;
 
     use super::*;
 
-    /// Decodes every request it is given and keeps its span count.
+    /// Keeps the size of every export it is asked for.
     #[derive(Debug, Default, Clone)]
     struct Exports(Arc<Mutex<Vec<usize>>>);
 
-    impl Collector for Exports {
-        async fn post(&self, body: Vec<u8>) -> Result<(), String> {
-            let req =
-                ExportTraceServiceRequest::decode(body.as_slice()).map_err(|e| e.to_string())?;
-            let spans = req.resource_spans[0].scope_spans[0].spans.len();
-            self.0.lock().unwrap().push(spans);
+    impl SpanExporter for Exports {
+        async fn export(&self, batch: Vec<SpanData>) -> OTelSdkResult {
+            self.0.lock().unwrap().push(batch.len());
             Ok(())
         }
     }
@@ -235,15 +226,35 @@ mod tests {
     }
 
     fn span() -> SpanData {
-        otlp::tests::span("test", 1)
+        SpanData {
+            span_context: SpanContext::new(
+                TraceId::from_bytes([1; 16]),
+                SpanId::from_bytes([1; 8]),
+                TraceFlags::SAMPLED,
+                false,
+                TraceState::default(),
+            ),
+            parent_span_id: SpanId::INVALID,
+            parent_span_is_remote: false,
+            span_kind: SpanKind::Internal,
+            name: "test".into(),
+            start_time: SystemTime::now(),
+            end_time: SystemTime::now(),
+            attributes: Vec::new(),
+            dropped_attributes_count: 0,
+            events: Default::default(),
+            links: Default::default(),
+            status: Status::Unset,
+            instrumentation_scope: InstrumentationScope::builder("test").build(),
+        }
     }
 
     fn queue(exports: &Exports, capacity: usize) -> (Queue, Sender, IntCounter) {
         let dropped = IntCounter::new("dropped", "dropped").unwrap();
-        let head = Head::new(&opentelemetry_sdk::Resource::builder().build());
-        let (queue, sender) = start(exports.clone(), head, capacity, dropped.clone());
+        let (queue, sender) = start(exports.clone(), capacity, dropped.clone());
         (queue, sender, dropped)
     }
+
     #[tokio::test]
     async fn spans_ending_close_together_go_in_one_export() {
         let exports = Exports::default();

@@ -17,9 +17,11 @@ impl ConfigArg {
         config::load(&self.config).map_err(|e| anyhow::anyhow!("{e}"))
     }
 
-    /// The configured store, connected.
+    /// The configured store, connected, reading the Redis Streams lanes
+    /// the configuration gives (`store.non_critical_deliveries = "redis"`).
     pub async fn store(&self) -> anyhow::Result<crate::store::Store> {
         let settings = self.load()?;
-        Ok(crate::store::Store::connect(&settings.store).await?)
+        let store = crate::store::Store::connect(&settings.store).await?;
+        Ok(store.with_lanes(|| crate::store::stream_lanes(&settings)))
     }
 }

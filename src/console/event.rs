@@ -107,12 +107,7 @@ async fn show(
         @if report.deliveries.is_empty() && report.held.is_some() {
             p.muted { "None: the event is held." }
         } @else if report.deliveries.is_empty() && streamed {
-            p.muted {
-                "Not kept here: a non-critical event's deliveries wait in Redis Streams ("
-                code { "store.non_critical_deliveries = \"redis\"" }
-                ") and leave them once acknowledged; one appears here only if it is dead-lettered. "
-                code { "hookline_deliveries_pending" } " counts those waiting."
-            }
+            (super::streamed::section(&report.waiting))
         } @else if report.deliveries.is_empty() && filtered.is_empty() {
             p.muted { "No handler subscribes to this event." }
         } @else if report.deliveries.is_empty() {
@@ -123,6 +118,7 @@ async fn show(
                 button type="submit" { "Redeliver to all handlers" }
             }
             @for d in &report.deliveries { (delivery(d, &links.redeliver, &auth.0.csrf)) }
+            @if !report.waiting.is_empty() { (super::streamed::section(&report.waiting)) }
             (super::filtered::section(&filtered))
         }
         (preview)

@@ -29,6 +29,7 @@ mod preview;
 pub mod recent;
 pub mod session;
 mod sign_in;
+mod streamed;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};

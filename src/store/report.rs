@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::delivery::{AttemptView, DeliveryFilter, DeliveryView};
+use super::delivery::{AttemptView, DeliveryFilter, DeliveryView, StreamWaiting};
 use super::types::{hex_bytes, DedupRecord, EventKey, HeldEvent, ProcessedEvent, QuarantinedCopy};
 use super::{Store, StoreError};
 use crate::ids::{EventId, ProviderName, TenantName};
@@ -21,6 +21,11 @@ pub struct EventReport {
     pub dedup: DedupRecord,
     pub processed_event: Option<ProcessedSummary>,
     pub deliveries: Vec<DeliveryReport>,
+    /// Its deliveries waiting in Redis Streams (a non-critical event's,
+    /// with `store.non_critical_deliveries = "redis"`): they have no
+    /// `delivery` row unless dead-lettered.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub waiting: Vec<StreamWaiting>,
     /// Requests that reused the event ID with another body.
     pub quarantined: Vec<QuarantinedCopy>,
     /// Held as a suspected replay (its body was accepted under another
@@ -63,6 +68,7 @@ impl EventReport {
         self.dedup == DedupRecord::Absent
             && self.processed_event.is_none()
             && self.deliveries.is_empty()
+            && self.waiting.is_empty()
             && self.quarantined.is_empty()
             && self.held.is_none()
     }
@@ -91,6 +97,7 @@ impl Store {
                 .await?
                 .map(ProcessedSummary::from),
             deliveries,
+            waiting: self.stream_waiting(key).await?,
             quarantined: self.with_records("lookup", |r| r.quarantined(key)).await?,
             held: self.with_records("lookup", |r| r.held(key)).await?,
             provider: key.provider.clone(),

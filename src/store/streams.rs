@@ -19,10 +19,10 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
-use super::delivery::{AttemptRecord, LeaseFrom, Leased, Next, StreamLane};
+use super::delivery::{AttemptRecord, LeaseFrom, Leased, Next, StreamLane, StreamWaiting};
 use super::postgres::PgStore;
 use super::redis::{RedisDedup, Release};
-use super::types::{ms, now_ms};
+use super::types::{ms, now_ms, EventKey};
 use super::StoreError;
 use crate::ids::HandlerName;
 
@@ -153,5 +153,17 @@ impl StreamQueue {
             pending.push((lane.handler.clone(), self.redis.lane_depth(lane).await?));
         }
         Ok(pending)
+    }
+
+    /// The deliveries of `key`'s event waiting in its provider+tenant's
+    /// lanes, one per handler that has one.
+    pub async fn find(&self, key: &EventKey) -> Result<Vec<StreamWaiting>, StoreError> {
+        let mut found = Vec::new();
+        for lane in self.lanes.iter() {
+            if lane.provider == key.provider && lane.tenant == key.tenant {
+                found.extend(self.redis.lane_find(lane, &key.event_id).await?);
+            }
+        }
+        Ok(found)
     }
 }

@@ -154,6 +154,30 @@ async fn a_waiting_stream_delivery_counts_in_the_pending_gauge_and_the_handler_p
     let depths = streams_of(&app).depth_by_handler().await.unwrap();
     let billing = depths.iter().find(|d| d.handler == "billing").unwrap();
     assert_eq!((billing.depth.pending, billing.depth.dead), (1, 0));
+    // What the event's report (its console page, `hookline events show`)
+    // reads: the delivery where it waits, its attempts and when it is due.
+    let key = common::key("stripe", "acme", "evt_waits");
+    let mut seen = Vec::new();
+    for _ in 0..250 {
+        let report = streams_of(&app).event_report(&key).await.unwrap().unwrap();
+        assert!(report.deliveries.is_empty());
+        seen = report.waiting;
+        if seen.len() == 1 && seen[0].attempts >= 1 && seen[0].retry_at.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let [w] = &seen[..] else { panic!("{seen:?}") };
+    assert_eq!(w.handler, "billing");
+    assert!(w.attempts >= 1 && w.retry_at.is_some(), "{w:?}");
+    assert!(w.last_error.is_some() && w.last_status.is_none(), "{w:?}");
+    // Another event of the tenant is not this one's.
+    let other = common::key("stripe", "acme", "evt_other");
+    assert!(streams_of(&app)
+        .event_report(&other)
+        .await
+        .unwrap()
+        .is_none());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -255,10 +279,16 @@ async fn under_ack_handlers_a_non_critical_event_is_delivered_once_from_postgres
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_console_says_where_a_stream_delivered_event_went() {
+async fn the_console_lists_an_events_deliveries_waiting_in_its_streams() {
     use common::console::{console_app, Operator};
     let sink = Sink::start(vec![]);
-    let app = console_app(Backend::Streams, &sink, "").await;
+    // A second handler nothing answers: its delivery waits to be retried.
+    let nobody = common::servers::free_port();
+    let waits = format!(
+        "[handlers.waits]\nurl = \"http://127.0.0.1:{nobody}/\"\nevents = [\"stripe:*\"]\n\
+         signing_secret = \"{HANDLER_SECRET}\"\ntimeout = \"2s\"\nmax_attempts = 1000\n"
+    );
+    let app = console_app(Backend::Streams, &sink, &waits).await;
     let w = Webhook::new("stripe", "acme", "evt_seen", "charge.succeeded", "x");
     assert_eq!(app.send_json(&w).await.0, 200);
     sink.wait_for(1, Duration::from_secs(5)).await;
@@ -267,6 +297,13 @@ async fn the_console_says_where_a_stream_delivered_event_went() {
     assert_eq!(status, 200);
     assert!(page.contains("wait in Redis Streams"), "{page}");
     assert!(!page.contains("No handler subscribes"), "{page}");
+    // `billing` acknowledged it (it left the streams); `waits` still holds it.
+    assert!(page.contains("1 delivery waits"), "{page}");
+    assert!(
+        page.contains("waits <span class=\"badge pending\">waiting</span>"),
+        "{page}"
+    );
+    assert!(!page.contains("billing <span"), "{page}");
 }
 
 /// Deliveries waiting in the streams, asked until Redis answers (the

@@ -11,8 +11,11 @@ use tokio::sync::Notify;
 
 use super::Store;
 use crate::ids::HandlerName;
-use crate::store::delivery::{HandlerDepth, LeaseFrom, Leased, QueueDepth, StreamLane};
+use crate::store::delivery::{
+    HandlerDepth, LeaseFrom, Leased, QueueDepth, StreamLane, StreamWaiting,
+};
 use crate::store::streams::StreamQueue;
+use crate::store::types::EventKey;
 use crate::store::StoreError;
 
 impl Store {
@@ -72,6 +75,15 @@ impl Store {
             *t = (*t).min(at);
         }
         Ok(by_handler.into_iter().collect())
+    }
+
+    /// The deliveries of `key`'s event waiting in Redis Streams (none
+    /// unless configured).
+    pub async fn stream_waiting(&self, key: &EventKey) -> Result<Vec<StreamWaiting>, StoreError> {
+        match &self.streams {
+            Some(s) => self.bounded("lookup", s.find(key)).await,
+            None => Ok(Vec::new()),
+        }
     }
 
     /// Deliveries waiting in Redis Streams (0 unless configured).

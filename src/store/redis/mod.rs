@@ -47,6 +47,7 @@ struct Scripts {
     stream_lease: Script,
     stream_finish: Script,
     stream_oldest: Script,
+    stream_find: Script,
 }
 
 impl Scripts {
@@ -59,6 +60,7 @@ impl Scripts {
             stream_lease: Script::new(include_str!("../../../lua/stream_lease.lua")),
             stream_finish: Script::new(include_str!("../../../lua/stream_finish.lua")),
             stream_oldest: Script::new(include_str!("../../../lua/stream_oldest.lua")),
+            stream_find: Script::new(include_str!("../../../lua/stream_find.lua")),
         }
     }
 }

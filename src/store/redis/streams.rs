@@ -22,7 +22,7 @@ use redis::ScriptInvocation;
 use super::{keys, RedisDedup};
 use crate::ids::{EventId, EventType, HandlerName};
 use crate::provider::VerifiedWebhook;
-use crate::store::delivery::{AttemptRecord, Leased, StreamLane};
+use crate::store::delivery::{rfc3339_ms, AttemptRecord, Leased, StreamLane, StreamWaiting};
 use crate::store::types::{ms, now_ms};
 use crate::store::StoreError;
 
@@ -200,6 +200,40 @@ impl RedisDedup {
             .await
             .map_err(StoreError::redis("oldest_pending"))?;
         Ok((oldest >= 0).then_some(oldest))
+    }
+}
+
+impl RedisDedup {
+    /// `event_id`'s deliveries waiting in `lane` (stream_find.lua: among
+    /// the first `READ` entries of its stream and of its retry set).
+    pub(crate) async fn lane_find(
+        &self,
+        lane: &StreamLane,
+        event_id: &EventId,
+    ) -> Result<Vec<StreamWaiting>, StoreError> {
+        const READ: u32 = 1000;
+        let mut conn = self.conn().await?;
+        let found: Vec<(i64, HashMap<String, String>)> = self
+            .scripts
+            .stream_find
+            .key(self.lane_key(":q:", &lane.provider, &lane.tenant, &lane.handler))
+            .key(self.lane_key(":r:", &lane.provider, &lane.tenant, &lane.handler))
+            .arg(event_id.as_str())
+            .arg(READ)
+            .invoke_async(&mut conn)
+            .await
+            .map_err(StoreError::redis("lookup"))?;
+        Ok(found
+            .into_iter()
+            .map(|(due, f)| StreamWaiting {
+                handler: lane.handler.clone(),
+                attempts: f.get("a").and_then(|a| a.parse().ok()).unwrap_or(0),
+                last_status: f.get("s").and_then(|s| s.parse().ok()),
+                last_error: f.get("x").filter(|x| !x.is_empty()).cloned(),
+                recorded_at: rfc3339_ms(f.get("m").and_then(|m| m.parse().ok()).unwrap_or(0)),
+                retry_at: (due >= 0).then(|| rfc3339_ms(due)),
+            })
+            .collect())
     }
 }
 

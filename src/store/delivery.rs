@@ -218,6 +218,17 @@ pub struct StreamWaiting {
     pub retry_at: Option<String>,
 }
 
+/// A stream of deliveries in Redis that no configured handler reads (its
+/// handler, tenant or provider was removed from the configuration), and
+/// the deliveries waiting in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadStream {
+    pub provider: String,
+    pub tenant: String,
+    pub handler: String,
+    pub waiting: u64,
+}
+
 pub(crate) fn rfc3339_ms(ms: i64) -> String {
     super::types::at_ms(ms).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }

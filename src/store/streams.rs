@@ -19,7 +19,9 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
-use super::delivery::{AttemptRecord, LeaseFrom, Leased, Next, StreamLane, StreamWaiting};
+use super::delivery::{
+    AttemptRecord, LeaseFrom, Leased, Next, StreamLane, StreamWaiting, UnreadStream,
+};
 use super::postgres::PgStore;
 use super::redis::{RedisDedup, Release};
 use super::types::{ms, now_ms, EventKey};
@@ -165,5 +167,10 @@ impl StreamQueue {
             }
         }
         Ok(found)
+    }
+
+    /// Streams holding deliveries that none of the lanes reads.
+    pub async fn unread(&self) -> Result<Vec<UnreadStream>, StoreError> {
+        self.redis.unread_streams(&self.lanes).await
     }
 }

@@ -180,6 +180,38 @@ async fn a_waiting_stream_delivery_counts_in_the_pending_gauge_and_the_handler_p
         .is_none());
 }
 
+/// A handler removed from the configuration while deliveries waited for
+/// it: its stream is named, with how many wait (the workers warn of it at
+/// start), so they are not left there unseen.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_no_configured_handler_reads_is_named_with_what_waits() {
+    let port = common::servers::free_port();
+    let app = app(&format!("http://127.0.0.1:{port}/"), "max_attempts = 1000").await;
+    let w = Webhook::new("stripe", "acme", "evt_orphan", "charge.succeeded", "x");
+    assert_eq!(app.send_json(&w).await.0, 200);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(streams_of(&app).unread_streams().await.unwrap(), []);
+    // The same store, read by a node whose configuration has no `billing`.
+    let without = stream_lanes(&app.settings)
+        .into_iter()
+        .filter(|lane| lane.handler != "billing")
+        .collect();
+    let store = app.store.clone().with_lanes(|| without);
+    let unread = store.unread_streams().await.unwrap();
+    let names: Vec<_> = unread
+        .iter()
+        .map(|u| {
+            (
+                u.provider.as_str(),
+                u.tenant.as_str(),
+                u.handler.as_str(),
+                u.waiting,
+            )
+        })
+        .collect();
+    assert_eq!(names, [("stripe", "acme", "billing", 1)]);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stream_deliveries_work_on_redis_cluster_one_slot_per_provider_and_tenant() {
     let sink = Sink::start(vec![]);

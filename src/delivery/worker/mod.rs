@@ -115,6 +115,9 @@ impl Workers {
             tokio::spawn(me.take_handed(rx))
         });
         tracing::info!(owner = %self.owner, concurrency = self.settings.concurrency, "delivery workers started");
+        if self.store.streams_deliveries() {
+            tokio::spawn(warn_unread(self.store.clone()));
+        }
         // One lease loop per queue, sharing the slots and the handlers'
         // gates: each waits on its own queue's wake-ups and polls.
         let streams = self.store.streams_deliveries().then(|| {
@@ -307,5 +310,25 @@ impl Workers {
             ),
         }
         drop(place);
+    }
+}
+
+/// Say which streams hold deliveries that no configured handler will read
+/// (a handler, tenant or provider removed while deliveries waited for it):
+/// otherwise they would wait there, unseen.
+async fn warn_unread(store: Store) {
+    match store.unread_streams().await {
+        Ok(unread) => {
+            for u in unread {
+                tracing::warn!(
+                    provider = %u.provider,
+                    tenant = %u.tenant,
+                    handler = %u.handler,
+                    waiting = u.waiting,
+                    "deliveries wait in a Redis stream that no configured handler reads; put the handler back to drain it, or delete its stream and retry set"
+                );
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "could not look for Redis streams no handler reads"),
     }
 }

@@ -12,7 +12,7 @@ use tokio::sync::Notify;
 use super::Store;
 use crate::ids::HandlerName;
 use crate::store::delivery::{
-    HandlerDepth, LeaseFrom, Leased, QueueDepth, StreamLane, StreamWaiting,
+    HandlerDepth, LeaseFrom, Leased, QueueDepth, StreamLane, StreamWaiting, UnreadStream,
 };
 use crate::store::streams::StreamQueue;
 use crate::store::types::EventKey;
@@ -82,6 +82,16 @@ impl Store {
     pub async fn stream_waiting(&self, key: &EventKey) -> Result<Vec<StreamWaiting>, StoreError> {
         match &self.streams {
             Some(s) => self.bounded("lookup", s.find(key)).await,
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Streams in Redis that hold deliveries no configured handler reads
+    /// (none unless configured). Walks the keyspace (SCAN): once at start,
+    /// not per request, and not bounded by `store.timeout`.
+    pub async fn unread_streams(&self) -> Result<Vec<UnreadStream>, StoreError> {
+        match &self.streams {
+            Some(s) => s.unread().await,
             None => Ok(Vec::new()),
         }
     }

@@ -102,6 +102,21 @@ pub(super) fn delivery_key(
     key
 }
 
+/// The SCAN pattern of every handler's stream under `prefix`.
+pub(super) fn stream_pattern(prefix: &str) -> String {
+    format!("{prefix}:q:{{*")
+}
+
+/// The provider, tenant and handler a stream key (`delivery_key` with
+/// `:q:`) names; `None` for a key not shaped like one.
+pub(super) fn stream_names<'k>(prefix: &str, key: &'k [u8]) -> Option<[&'k str; 3]> {
+    let rest = key.strip_prefix(prefix.as_bytes())?.strip_prefix(b":q:{")?;
+    // The tag: four hex digits, then `}:`.
+    let names = std::str::from_utf8(rest.get(6..)?).ok()?;
+    let mut parts = names.splitn(3, ':');
+    Some([parts.next()?, parts.next()?, parts.next()?])
+}
+
 /// The SCAN pattern of every dedup key under `prefix` (body keys have
 /// `:body:` where dedup keys have their tag).
 pub(super) fn dedup_pattern(prefix: &str) -> String {
@@ -144,6 +159,19 @@ mod tests {
         assert_eq!(a[..8], k("stripe", "acme", "evt_2")[..8]);
         let body = body_key("hl", "stripe", "acme", &[7; 32]);
         assert_eq!(&body[8..14], &a[3..9], "same hash tag as the dedup keys");
+    }
+
+    #[test]
+    fn a_stream_key_gives_back_its_names() {
+        let stream = delivery_key("hl", ":q:", "stripe", "acme", "billing");
+        assert_eq!(
+            stream_names("hl", &stream),
+            Some(["stripe", "acme", "billing"])
+        );
+        let retry = delivery_key("hl", ":r:", "stripe", "acme", "billing");
+        assert_eq!(stream_names("hl", &retry), None);
+        assert_eq!(stream_names("other", &stream), None);
+        assert_eq!(stream_names("hl", b"hl:q:{ab"), None);
     }
 
     #[test]

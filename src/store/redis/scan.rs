@@ -1,5 +1,5 @@
-//! Counting keys by pattern with SCAN, on one server or on every master of
-//! a cluster (a cluster's SCAN cursor is per node). For tests and operators:
+//! Counting or listing keys by pattern with SCAN, on one server or on every
+//! master of a cluster (a cluster's SCAN cursor is per node). For tests and operators:
 //! it walks the keyspace, so it never runs on the request path.
 
 use redis::aio::ConnectionLike;
@@ -11,28 +11,48 @@ use crate::store::StoreError;
 
 /// Keys matching `pattern`.
 pub async fn count_keys(conn: Conn, pattern: &str) -> Result<u64, StoreError> {
+    let mut total = 0u64;
+    each_key(conn, pattern, |_| total += 1).await?;
+    Ok(total)
+}
+
+/// The keys matching `pattern` (for a pattern that matches few).
+pub async fn keys_matching(conn: Conn, pattern: &str) -> Result<Vec<Vec<u8>>, StoreError> {
+    let mut keys = Vec::new();
+    each_key(conn, pattern, |k| keys.push(k)).await?;
+    Ok(keys)
+}
+
+/// Hand `found` every key matching `pattern`, on every master.
+async fn each_key(
+    conn: Conn,
+    pattern: &str,
+    mut found: impl FnMut(Vec<u8>),
+) -> Result<(), StoreError> {
     match conn {
-        Conn::Single(mut c) => scan_node(&mut *c, pattern).await,
+        Conn::Single(mut c) => scan_node(&mut *c, pattern, &mut found).await,
         Conn::Cluster(c) => {
-            let mut total = 0;
             for (host, port) in masters(c.clone()).await? {
                 let mut node = NodeConn {
                     conn: c.clone(),
                     route: RoutingInfo::SingleNode(SingleNodeRoutingInfo::ByAddress { host, port }),
                 };
-                total += scan_node(&mut node, pattern).await?;
+                scan_node(&mut node, pattern, &mut found).await?;
             }
-            Ok(total)
+            Ok(())
         }
     }
 }
 
 /// SCAN one node to the end of its cursor.
-async fn scan_node<C: ConnectionLike + Send>(c: &mut C, pattern: &str) -> Result<u64, StoreError> {
+async fn scan_node<C: ConnectionLike + Send>(
+    c: &mut C,
+    pattern: &str,
+    found: &mut impl FnMut(Vec<u8>),
+) -> Result<(), StoreError> {
     let mut cursor: u64 = 0;
-    let mut total = 0u64;
     loop {
-        let (next, keys): (u64, Vec<redis::Value>) = redis::cmd("SCAN")
+        let (next, keys): (u64, Vec<Vec<u8>>) = redis::cmd("SCAN")
             .arg(cursor)
             .arg("MATCH")
             .arg(pattern)
@@ -41,9 +61,9 @@ async fn scan_node<C: ConnectionLike + Send>(c: &mut C, pattern: &str) -> Result
             .query_async(c)
             .await
             .map_err(StoreError::redis("inventory"))?;
-        total += keys.len() as u64;
+        keys.into_iter().for_each(&mut *found);
         if next == 0 {
-            return Ok(total);
+            return Ok(());
         }
         cursor = next;
     }

@@ -19,10 +19,12 @@ use std::time::Duration;
 
 use redis::ScriptInvocation;
 
-use super::{keys, RedisDedup};
+use super::{keys, scan, RedisDedup};
 use crate::ids::{EventId, EventType, HandlerName};
 use crate::provider::VerifiedWebhook;
-use crate::store::delivery::{rfc3339_ms, AttemptRecord, Leased, StreamLane, StreamWaiting};
+use crate::store::delivery::{
+    rfc3339_ms, AttemptRecord, Leased, StreamLane, StreamWaiting, UnreadStream,
+};
 use crate::store::types::{ms, now_ms};
 use crate::store::StoreError;
 
@@ -168,9 +170,50 @@ impl RedisDedup {
     /// Deliveries waiting in `lane`: in its stream (read or not) and its
     /// retry set.
     pub(crate) async fn lane_depth(&self, lane: &StreamLane) -> Result<u64, StoreError> {
+        self.depth_of([&lane.provider, &lane.tenant, &lane.handler])
+            .await
+    }
+
+    /// Streams under the prefix that none of `lanes` reads (their handler,
+    /// tenant or provider left the configuration) and that hold
+    /// deliveries, with how many wait in each.
+    pub(crate) async fn unread_streams(
+        &self,
+        lanes: &[StreamLane],
+    ) -> Result<Vec<UnreadStream>, StoreError> {
+        let conn = self.conn().await?;
+        let mut unread = Vec::new();
+        for key in scan::keys_matching(conn, &keys::stream_pattern(&self.prefix)).await? {
+            let Some(names) = keys::stream_names(&self.prefix, &key) else {
+                continue;
+            };
+            let [p, t, h] = names;
+            let read = lanes.iter().any(|l| {
+                l.provider.as_str() == p && l.tenant.as_str() == t && l.handler.as_str() == h
+            });
+            if read {
+                continue;
+            }
+            let waiting = self.depth_of(names).await?;
+            if waiting > 0 {
+                let [provider, tenant, handler] = names.map(str::to_owned);
+                unread.push(UnreadStream {
+                    provider,
+                    tenant,
+                    handler,
+                    waiting,
+                });
+            }
+        }
+        Ok(unread)
+    }
+
+    /// Deliveries waiting in the stream and retry set of a provider,
+    /// tenant and handler.
+    async fn depth_of(&self, [provider, tenant, handler]: [&str; 3]) -> Result<u64, StoreError> {
         let mut conn = self.conn().await?;
-        let stream = self.lane_key(":q:", &lane.provider, &lane.tenant, &lane.handler);
-        let retry = self.lane_key(":r:", &lane.provider, &lane.tenant, &lane.handler);
+        let stream = self.lane_key(":q:", provider, tenant, handler);
+        let retry = self.lane_key(":r:", provider, tenant, handler);
         let (queued, retrying): (u64, u64) = redis::pipe()
             .cmd("XLEN")
             .arg(stream)

@@ -4,7 +4,7 @@
 
 use maud::{html, Markup};
 
-use crate::store::delivery::StreamWaiting;
+use crate::store::StreamWaiting;
 use crate::text::plural;
 
 /// What the page says of `waiting`, when the event's deliveries went

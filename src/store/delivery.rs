@@ -202,33 +202,6 @@ pub struct HandlerDepth {
     pub depth: QueueDepth,
 }
 
-/// A non-critical event's delivery waiting in Redis Streams
-/// (`store.non_critical_deliveries = "redis"`): it has no `delivery` row
-/// until it is a dead letter.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct StreamWaiting {
-    pub handler: HandlerName,
-    /// Attempts made so far (0: not yet tried).
-    pub attempts: u32,
-    pub last_status: Option<u16>,
-    pub last_error: Option<String>,
-    pub recorded_at: String,
-    /// When its next attempt is due, if it waits to be retried; `None`
-    /// when it waits in the stream (due now, or being attempted).
-    pub retry_at: Option<String>,
-}
-
-/// A stream of deliveries in Redis that no configured handler reads (its
-/// handler, tenant or provider was removed from the configuration), and
-/// the deliveries waiting in it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnreadStream {
-    pub provider: String,
-    pub tenant: String,
-    pub handler: String,
-    pub waiting: u64,
-}
-
 pub(crate) fn rfc3339_ms(ms: i64) -> String {
     super::types::at_ms(ms).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }

@@ -51,7 +51,9 @@ pub use self::records::{
 };
 pub use self::redis::{dedup_key as redis_dedup_key, RedisDedup, RedisOptions};
 pub use self::redis_pg::RedisPg;
-pub use self::report::{DeliveryReport, EventReport, ProcessedSummary};
+pub use self::report::{
+    DeliveryReport, EventReport, ProcessedSummary, StreamWaiting, UnreadStream,
+};
 pub use self::streams::StreamQueue;
 pub use self::traits::{DeliveryQueue, IngestStore};
 pub use self::types::{

@@ -6,10 +6,10 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::delivery::{AttemptView, DeliveryFilter, DeliveryView, StreamWaiting};
+use super::delivery::{AttemptView, DeliveryFilter, DeliveryView};
 use super::types::{hex_bytes, DedupRecord, EventKey, HeldEvent, ProcessedEvent, QuarantinedCopy};
 use super::{Store, StoreError};
-use crate::ids::{EventId, ProviderName, TenantName};
+use crate::ids::{EventId, HandlerName, ProviderName, TenantName};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct EventReport {
@@ -60,6 +60,33 @@ impl From<ProcessedEvent> for ProcessedSummary {
 pub struct DeliveryReport {
     pub delivery: DeliveryView,
     pub attempts: Vec<AttemptView>,
+}
+
+/// A non-critical event's delivery waiting in Redis Streams
+/// (`store.non_critical_deliveries = "redis"`): it has no `delivery` row
+/// until it is a dead letter.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct StreamWaiting {
+    pub handler: HandlerName,
+    /// Attempts made so far (0: not yet tried).
+    pub attempts: u32,
+    pub last_status: Option<u16>,
+    pub last_error: Option<String>,
+    pub recorded_at: String,
+    /// When its next attempt is due, if it waits to be retried; `None`
+    /// when it waits in the stream (due now, or being attempted).
+    pub retry_at: Option<String>,
+}
+
+/// A stream of deliveries in Redis that no configured handler reads (its
+/// handler, tenant or provider was removed from the configuration), and
+/// the deliveries waiting in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadStream {
+    pub provider: String,
+    pub tenant: String,
+    pub handler: String,
+    pub waiting: u64,
 }
 
 impl EventReport {

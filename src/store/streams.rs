@@ -19,11 +19,10 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
-use super::delivery::{
-    AttemptRecord, LeaseFrom, Leased, Next, StreamLane, StreamWaiting, UnreadStream,
-};
+use super::delivery::{AttemptRecord, LeaseFrom, Leased, Next, StreamLane};
 use super::postgres::PgStore;
 use super::redis::{RedisDedup, Release};
+use super::report::{StreamWaiting, UnreadStream};
 use super::types::{ms, now_ms, EventKey};
 use super::StoreError;
 use crate::ids::HandlerName;

@@ -11,9 +11,8 @@ use tokio::sync::Notify;
 
 use super::Store;
 use crate::ids::HandlerName;
-use crate::store::delivery::{
-    HandlerDepth, LeaseFrom, Leased, QueueDepth, StreamLane, StreamWaiting, UnreadStream,
-};
+use crate::store::delivery::{HandlerDepth, LeaseFrom, Leased, QueueDepth, StreamLane};
+use crate::store::report::{StreamWaiting, UnreadStream};
 use crate::store::streams::StreamQueue;
 use crate::store::types::EventKey;
 use crate::store::StoreError;

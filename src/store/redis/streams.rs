@@ -22,9 +22,8 @@ use redis::ScriptInvocation;
 use super::{keys, scan, RedisDedup};
 use crate::ids::{EventId, EventType, HandlerName};
 use crate::provider::VerifiedWebhook;
-use crate::store::delivery::{
-    rfc3339_ms, AttemptRecord, Leased, StreamLane, StreamWaiting, UnreadStream,
-};
+use crate::store::delivery::{rfc3339_ms, AttemptRecord, Leased, StreamLane};
+use crate::store::report::{StreamWaiting, UnreadStream};
 use crate::store::types::{ms, now_ms};
 use crate::store::StoreError;
 

@@ -212,6 +212,60 @@ async fn a_stream_no_configured_handler_reads_is_named_with_what_waits() {
     assert_eq!(names, [("stripe", "acme", "billing", 1)]);
 }
 
+/// What the operator sees of it: a node started without the handler warns,
+/// naming the stream and how many deliveries wait in it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_without_the_handler_warns_of_its_waiting_deliveries_at_start() {
+    use common::procs::{config, free_port, post, serve_with, wait_ready};
+    let sink = Sink::start(vec![]);
+    let dir = tempfile::tempdir().unwrap();
+    let nobody = free_port();
+    let gone = format!(
+        "[handlers.gone]\nurl = \"http://127.0.0.1:{nobody}/\"\nevents = [\"stripe:*\"]\n\
+         signing_secret = \"{HANDLER_SECRET}\"\ntimeout = \"2s\"\nmax_attempts = 1000\n"
+    );
+    let (path, _store, _keys) = config(
+        Backend::Streams,
+        dir.path(),
+        &sink,
+        &format!("{gone}\n{FAST}"),
+    )
+    .await;
+    let port = free_port();
+    let node = serve_with(&path, "all", port, &[]);
+    wait_ready(port).await;
+    let w = Webhook::new("stripe", "acme", "evt_gone", "charge.succeeded", "x");
+    assert_eq!(post(port, &w).await.0, 200);
+    sink.wait_for(1, Duration::from_secs(10)).await;
+    drop(node);
+    // The handler leaves the configuration; its delivery still waits.
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace(&gone, "")).unwrap();
+    let port = free_port();
+    let _node = serve_with(&path, "all", port, &[]);
+    wait_ready(port).await;
+    let log = dir.path().join("all-1.log");
+    for _ in 0..250 {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        if let Some(line) = text
+            .lines()
+            .find(|l| l.contains("no configured handler reads"))
+        {
+            assert!(
+                line.contains("gone") && line.contains("waiting=1"),
+                "{line}"
+            );
+            assert!(!line.contains("billing"), "{line}");
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!(
+        "no warning: {}",
+        std::fs::read_to_string(&log).unwrap_or_default()
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stream_deliveries_work_on_redis_cluster_one_slot_per_provider_and_tenant() {
     let sink = Sink::start(vec![]);

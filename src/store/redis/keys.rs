@@ -102,6 +102,16 @@ pub(super) fn delivery_key(
     key
 }
 
+/// A handler's stream and retry-set keys (`delivery_key` with `:q:` and
+/// `:r:`): the pair's tag is hashed once for both.
+pub(super) fn lane_keys(prefix: &str, provider: &str, tenant: &str, handler: &str) -> [Vec<u8>; 2] {
+    let stream = delivery_key(prefix, ":q:", provider, tenant, handler);
+    let mut retry = stream.clone();
+    // The infixes differ in one letter, right after the prefix's `:`.
+    retry[prefix.len() + 1] = b'r';
+    [stream, retry]
+}
+
 /// The SCAN pattern of every handler's stream under `prefix`.
 pub(super) fn stream_pattern(prefix: &str) -> String {
     format!("{prefix}:q:{{*")
@@ -159,6 +169,17 @@ mod tests {
         assert_eq!(a[..8], k("stripe", "acme", "evt_2")[..8]);
         let body = body_key("hl", "stripe", "acme", &[7; 32]);
         assert_eq!(&body[8..14], &a[3..9], "same hash tag as the dedup keys");
+    }
+
+    #[test]
+    fn lane_keys_are_the_stream_and_retry_set_keys() {
+        assert_eq!(
+            lane_keys("hl", "stripe", "acme", "billing"),
+            [
+                delivery_key("hl", ":q:", "stripe", "acme", "billing"),
+                delivery_key("hl", ":r:", "stripe", "acme", "billing"),
+            ]
+        );
     }
 
     #[test]

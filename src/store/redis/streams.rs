@@ -45,8 +45,9 @@ pub(crate) enum Release<'a> {
 }
 
 impl RedisDedup {
-    fn lane_key(&self, infix: &str, provider: &str, tenant: &str, handler: &str) -> Vec<u8> {
-        keys::delivery_key(&self.prefix, infix, provider, tenant, handler)
+    /// The stream and retry set of `lane`.
+    fn lane_keys(&self, lane: &StreamLane) -> [Vec<u8>; 2] {
+        keys::lane_keys(&self.prefix, &lane.provider, &lane.tenant, &lane.handler)
     }
 
     /// Add to complete.lua's invocation the streams of `handlers` and the
@@ -59,7 +60,9 @@ impl RedisDedup {
         handlers: &[&HandlerName],
     ) -> usize {
         for h in handlers {
-            script.key(self.lane_key(":q:", ev.provider_name(), ev.tenant(), h));
+            let stream =
+                keys::delivery_key(&self.prefix, ":q:", ev.provider_name(), ev.tenant(), h);
+            script.key(stream);
         }
         handlers.len()
     }
@@ -99,11 +102,12 @@ impl RedisDedup {
         lease: Duration,
     ) -> Result<Vec<Leased>, StoreError> {
         let mut conn = self.conn().await?;
+        let [stream, retry] = self.lane_keys(lane);
         let reply: Vec<(String, HashMap<String, Vec<u8>>)> = self
             .scripts
             .stream_lease
-            .key(self.lane_key(":q:", &lane.provider, &lane.tenant, &lane.handler))
-            .key(self.lane_key(":r:", &lane.provider, &lane.tenant, &lane.handler))
+            .key(stream)
+            .key(retry)
             .arg(GROUP)
             .arg(owner)
             .arg(limit.max(1))
@@ -131,10 +135,11 @@ impl RedisDedup {
             .as_deref()
             .ok_or_else(|| StoreError::internal("finish", "not a stream delivery"))?;
         let mut conn = self.conn().await?;
+        let [stream, retry] = keys::lane_keys(&self.prefix, &d.provider, &d.tenant, &d.handler);
         let mut script = self.scripts.stream_finish.prepare_invoke();
         script
-            .key(self.lane_key(":q:", &d.provider, &d.tenant, &d.handler))
-            .key(self.lane_key(":r:", &d.provider, &d.tenant, &d.handler))
+            .key(stream)
+            .key(retry)
             .arg(GROUP)
             .arg(owner)
             .arg(entry);
@@ -211,8 +216,7 @@ impl RedisDedup {
     /// tenant and handler.
     async fn depth_of(&self, [provider, tenant, handler]: [&str; 3]) -> Result<u64, StoreError> {
         let mut conn = self.conn().await?;
-        let stream = self.lane_key(":q:", provider, tenant, handler);
-        let retry = self.lane_key(":r:", provider, tenant, handler);
+        let [stream, retry] = keys::lane_keys(&self.prefix, provider, tenant, handler);
         let (queued, retrying): (u64, u64) = redis::pipe()
             .cmd("XLEN")
             .arg(stream)
@@ -232,11 +236,12 @@ impl RedisDedup {
     pub(crate) async fn lane_oldest(&self, lane: &StreamLane) -> Result<Option<i64>, StoreError> {
         const RETRIES_READ: u32 = 1000;
         let mut conn = self.conn().await?;
+        let [stream, retry] = self.lane_keys(lane);
         let oldest: i64 = self
             .scripts
             .stream_oldest
-            .key(self.lane_key(":q:", &lane.provider, &lane.tenant, &lane.handler))
-            .key(self.lane_key(":r:", &lane.provider, &lane.tenant, &lane.handler))
+            .key(stream)
+            .key(retry)
             .arg(RETRIES_READ)
             .invoke_async(&mut conn)
             .await
@@ -255,11 +260,12 @@ impl RedisDedup {
     ) -> Result<Vec<StreamWaiting>, StoreError> {
         const READ: u32 = 1000;
         let mut conn = self.conn().await?;
+        let [stream, retry] = self.lane_keys(lane);
         let found: Vec<(i64, HashMap<String, String>)> = self
             .scripts
             .stream_find
-            .key(self.lane_key(":q:", &lane.provider, &lane.tenant, &lane.handler))
-            .key(self.lane_key(":r:", &lane.provider, &lane.tenant, &lane.handler))
+            .key(stream)
+            .key(retry)
             .arg(event_id.as_str())
             .arg(READ)
             .invoke_async(&mut conn)

@@ -51,6 +51,17 @@ async fn wait_row(app: &TestApp, event_id: &str, state: DeliveryState) -> Delive
     panic!("never {state:?}: {:?}", app.deliveries(event_id).await);
 }
 
+/// An app whose handler nobody answers, and one event accepted for it:
+/// every attempt fails, and its delivery waits in the streams to retry.
+async fn with_a_waiting_delivery(event_id: &str) -> TestApp {
+    let port = common::servers::free_port();
+    let app = app(&format!("http://127.0.0.1:{port}/"), "max_attempts = 1000").await;
+    let w = Webhook::new("stripe", "acme", event_id, "charge.succeeded", "x");
+    assert_eq!(app.send_json(&w).await.0, 200);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    app
+}
+
 /// Wait until nothing waits in the app's streams.
 async fn drained(store: &Store) {
     for _ in 0..250 {
@@ -141,12 +152,8 @@ async fn a_stream_delivery_out_of_attempts_is_a_dead_letter_operators_requeue() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_waiting_stream_delivery_counts_in_the_pending_gauge_and_the_handler_panel() {
-    // Nothing listens there: every attempt fails, and it waits to retry.
-    let port = common::servers::free_port();
-    let app = app(&format!("http://127.0.0.1:{port}/"), "max_attempts = 1000").await;
-    let w = Webhook::new("stripe", "acme", "evt_waits", "charge.succeeded", "x");
-    assert_eq!(app.send_json(&w).await.0, 200);
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let app = with_a_waiting_delivery("evt_waits").await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(app.metric("hookline_deliveries_pending").await, 1.0);
     assert_eq!(app.store.records().depth().await.unwrap().pending, 0);
     assert!(app.deliveries("evt_waits").await.is_empty());
@@ -185,10 +192,7 @@ async fn a_waiting_stream_delivery_counts_in_the_pending_gauge_and_the_handler_p
 /// start), so they are not left there unseen.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stream_no_configured_handler_reads_is_named_with_what_waits() {
-    let port = common::servers::free_port();
-    let app = app(&format!("http://127.0.0.1:{port}/"), "max_attempts = 1000").await;
-    let w = Webhook::new("stripe", "acme", "evt_orphan", "charge.succeeded", "x");
-    assert_eq!(app.send_json(&w).await.0, 200);
+    let app = with_a_waiting_delivery("evt_orphan").await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(streams_of(&app).unread_streams().await.unwrap(), []);
     // The same store, read by a node whose configuration has no `billing`.

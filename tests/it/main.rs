@@ -83,6 +83,7 @@ mod store_contract;
 mod store_tls;
 mod stored_handshake;
 mod stream_deliveries;
+mod stream_operators;
 mod tls;
 mod tls_flood;
 mod tls_reload;

@@ -4,7 +4,7 @@
 //! `webhook-id`, retried with backoff, that nothing of it reaches
 //! PostgreSQL until it is a dead letter, that a dead letter is where
 //! operators find and requeue dead letters, and that the backlog shows in
-//! `/metrics`. Crashes: `crash.rs` and `tests/crash_matrix.rs` run their
+//! `/metrics` (what operators see of the streams: `stream_operators.rs`). Crashes: `crash.rs` and `tests/crash_matrix.rs` run their
 //! cases on this queue too.
 
 use crate::common;
@@ -19,7 +19,7 @@ use common::{
 use hookline::store::delivery::{DeliveryFilter, DeliveryState, DeliveryView};
 use hookline::store::{stream_lanes, Store};
 
-const FAST: &str = "[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"50ms\"\nbackoff_max = \"200ms\"\nlease = \"10s\"\n";
+pub(super) const FAST: &str = "[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"50ms\"\nbackoff_max = \"200ms\"\nlease = \"10s\"\n";
 
 fn handler(url: &str, extra: &str) -> String {
     format!(
@@ -27,14 +27,14 @@ fn handler(url: &str, extra: &str) -> String {
     )
 }
 
-async fn app(url: &str, extra: &str) -> TestApp {
+pub(super) async fn app(url: &str, extra: &str) -> TestApp {
     let mut opts = AppOptions::new(Backend::Streams);
     opts.extra = handler(url, extra);
     spawn_app_with(opts).await
 }
 
 /// The app's store as its workers see it: with the lanes of its config.
-fn streams_of(app: &TestApp) -> Store {
+pub(super) fn streams_of(app: &TestApp) -> Store {
     let settings = app.settings.clone();
     app.store.clone().with_lanes(|| stream_lanes(&settings))
 }
@@ -49,17 +49,6 @@ async fn wait_row(app: &TestApp, event_id: &str, state: DeliveryState) -> Delive
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     panic!("never {state:?}: {:?}", app.deliveries(event_id).await);
-}
-
-/// An app whose handler nobody answers, and one event accepted for it:
-/// every attempt fails, and its delivery waits in the streams to retry.
-async fn with_a_waiting_delivery(event_id: &str) -> TestApp {
-    let port = common::servers::free_port();
-    let app = app(&format!("http://127.0.0.1:{port}/"), "max_attempts = 1000").await;
-    let w = Webhook::new("stripe", "acme", event_id, "charge.succeeded", "x");
-    assert_eq!(app.send_json(&w).await.0, 200);
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    app
 }
 
 /// Wait until nothing waits in the app's streams.
@@ -148,126 +137,6 @@ async fn a_stream_delivery_out_of_attempts_is_a_dead_letter_operators_requeue() 
     assert_eq!(got.len(), 3);
     assert_eq!(got[2].body, w.body);
     assert_eq!(got[2].header("webhook-id"), got[0].header("webhook-id"));
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_waiting_stream_delivery_counts_in_the_pending_gauge_and_the_handler_panel() {
-    let app = with_a_waiting_delivery("evt_waits").await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(app.metric("hookline_deliveries_pending").await, 1.0);
-    assert_eq!(app.store.records().depth().await.unwrap().pending, 0);
-    assert!(app.deliveries("evt_waits").await.is_empty());
-    // What the console's handler panel and the dead-letter alert read.
-    let depths = streams_of(&app).depth_by_handler().await.unwrap();
-    let billing = depths.iter().find(|d| d.handler == "billing").unwrap();
-    assert_eq!((billing.depth.pending, billing.depth.dead), (1, 0));
-    // What the event's report (its console page, `hookline events show`)
-    // reads: the delivery where it waits, its attempts and when it is due.
-    let key = common::key("stripe", "acme", "evt_waits");
-    let mut seen = Vec::new();
-    for _ in 0..250 {
-        let report = streams_of(&app).event_report(&key).await.unwrap().unwrap();
-        assert!(report.deliveries.is_empty());
-        seen = report.waiting;
-        if seen.len() == 1 && seen[0].attempts >= 1 && seen[0].retry_at.is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let [w] = &seen[..] else { panic!("{seen:?}") };
-    assert_eq!(w.handler, "billing");
-    assert!(w.attempts >= 1 && w.retry_at.is_some(), "{w:?}");
-    assert!(w.last_error.is_some() && w.last_status.is_none(), "{w:?}");
-    // Another event of the tenant is not this one's.
-    let other = common::key("stripe", "acme", "evt_other");
-    assert!(streams_of(&app)
-        .event_report(&other)
-        .await
-        .unwrap()
-        .is_none());
-}
-
-/// A handler removed from the configuration while deliveries waited for
-/// it: its stream is named, with how many wait (the workers warn of it at
-/// start), so they are not left there unseen.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stream_no_configured_handler_reads_is_named_with_what_waits() {
-    let app = with_a_waiting_delivery("evt_orphan").await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(streams_of(&app).unread_streams().await.unwrap(), []);
-    // The same store, read by a node whose configuration has no `billing`.
-    let without = stream_lanes(&app.settings)
-        .into_iter()
-        .filter(|lane| lane.handler != "billing")
-        .collect();
-    let store = app.store.clone().with_lanes(|| without);
-    let unread = store.unread_streams().await.unwrap();
-    let names: Vec<_> = unread
-        .iter()
-        .map(|u| {
-            (
-                u.provider.as_str(),
-                u.tenant.as_str(),
-                u.handler.as_str(),
-                u.waiting,
-            )
-        })
-        .collect();
-    assert_eq!(names, [("stripe", "acme", "billing", 1)]);
-}
-
-/// What the operator sees of it: a node started without the handler warns,
-/// naming the stream and how many deliveries wait in it.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_node_without_the_handler_warns_of_its_waiting_deliveries_at_start() {
-    use common::procs::{config, free_port, post, serve_with, wait_ready};
-    let sink = Sink::start(vec![]);
-    let dir = tempfile::tempdir().unwrap();
-    let nobody = free_port();
-    let gone = format!(
-        "[handlers.gone]\nurl = \"http://127.0.0.1:{nobody}/\"\nevents = [\"stripe:*\"]\n\
-         signing_secret = \"{HANDLER_SECRET}\"\ntimeout = \"2s\"\nmax_attempts = 1000\n"
-    );
-    let (path, _store, _keys) = config(
-        Backend::Streams,
-        dir.path(),
-        &sink,
-        &format!("{gone}\n{FAST}"),
-    )
-    .await;
-    let port = free_port();
-    let node = serve_with(&path, "all", port, &[]);
-    wait_ready(port).await;
-    let w = Webhook::new("stripe", "acme", "evt_gone", "charge.succeeded", "x");
-    assert_eq!(post(port, &w).await.0, 200);
-    sink.wait_for(1, Duration::from_secs(10)).await;
-    drop(node);
-    // The handler leaves the configuration; its delivery still waits.
-    let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(&path, text.replace(&gone, "")).unwrap();
-    let port = free_port();
-    let _node = serve_with(&path, "all", port, &[]);
-    wait_ready(port).await;
-    let log = dir.path().join("all-1.log");
-    for _ in 0..250 {
-        let text = std::fs::read_to_string(&log).unwrap_or_default();
-        if let Some(line) = text
-            .lines()
-            .find(|l| l.contains("no configured handler reads"))
-        {
-            assert!(
-                line.contains("gone") && line.contains("waiting=1"),
-                "{line}"
-            );
-            assert!(!line.contains("billing"), "{line}");
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    panic!(
-        "no warning: {}",
-        std::fs::read_to_string(&log).unwrap_or_default()
-    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -366,34 +235,6 @@ async fn under_ack_handlers_a_non_critical_event_is_delivered_once_from_postgres
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(sink.received().len(), 1, "delivered once");
     assert_eq!(streams_of(&app).stream_pending().await.unwrap(), 0);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_console_lists_an_events_deliveries_waiting_in_its_streams() {
-    use common::console::{console_app, Operator};
-    let sink = Sink::start(vec![]);
-    // A second handler nothing answers: its delivery waits to be retried.
-    let nobody = common::servers::free_port();
-    let waits = format!(
-        "[handlers.waits]\nurl = \"http://127.0.0.1:{nobody}/\"\nevents = [\"stripe:*\"]\n\
-         signing_secret = \"{HANDLER_SECRET}\"\ntimeout = \"2s\"\nmax_attempts = 1000\n"
-    );
-    let app = console_app(Backend::Streams, &sink, &waits).await;
-    let w = Webhook::new("stripe", "acme", "evt_seen", "charge.succeeded", "x");
-    assert_eq!(app.send_json(&w).await.0, 200);
-    sink.wait_for(1, Duration::from_secs(5)).await;
-    let operator = Operator::sign_in(&app).await;
-    let (status, page) = operator.get("/console/events/stripe/acme/evt_seen").await;
-    assert_eq!(status, 200);
-    assert!(page.contains("wait in Redis Streams"), "{page}");
-    assert!(!page.contains("No handler subscribes"), "{page}");
-    // `billing` acknowledged it (it left the streams); `waits` still holds it.
-    assert!(page.contains("1 delivery waits"), "{page}");
-    assert!(
-        page.contains("waits <span class=\"badge pending\">waiting</span>"),
-        "{page}"
-    );
-    assert!(!page.contains("billing <span"), "{page}");
 }
 
 /// Deliveries waiting in the streams, asked until Redis answers (the

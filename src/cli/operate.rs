@@ -12,7 +12,7 @@ use super::args::ConfigArg;
 use crate::ids::EventId;
 use crate::ids::{HandlerName, ProviderName, TenantName};
 use crate::lookup::{self, DeadLetterFilters};
-use crate::store::EventKey;
+use crate::store::{EventKey, NothingRequeued};
 use crate::text::plural;
 
 #[derive(clap::Args)]
@@ -241,7 +241,9 @@ async fn redeliver(
             return Ok(1);
         }
     }
-    let store = crate::store::Store::connect(&settings.store).await?;
+    let store = crate::store::Store::connect(&settings.store)
+        .await?
+        .with_lanes(|| crate::store::stream_lanes(&settings));
     let filter = event.deliveries(handler.as_ref());
     let n = store
         .with_records("requeue", |r| r.requeue(&filter))
@@ -250,26 +252,19 @@ async fn redeliver(
         println!("requeued {}", plural(n, "delivery", "deliveries"));
         return Ok(0);
     }
-    let deliveries = store.with_records("list", |r| r.list(&filter)).await?;
-    if !deliveries.is_empty() {
-        println!(
-            "requeued 0 deliveries: {event} has {}{} queued already or being attempted; they go out as they are",
-            plural(deliveries.len() as u64, "delivery", "deliveries"),
-            handler.as_ref().map(|h| format!(" to {h}")).unwrap_or_default(),
-        );
-        return Ok(0);
+    let report = store.event_report(&event).await?;
+    let why = NothingRequeued::of(
+        report.as_ref(),
+        handler.as_ref(),
+        store.streams_deliveries(),
+    );
+    let said = why.explain(&event, handler.as_ref());
+    if why.is_error() {
+        eprintln!("error: {said}");
+        return Ok(1);
     }
-    let recorded = store.event_report(&event).await?.is_some();
-    match (recorded, &handler) {
-        (false, _) => eprintln!("error: no record of {event}: nothing to redeliver"),
-        (true, Some(h)) => eprintln!(
-            "error: {event} has no delivery to {h}: the handler's events or tenants did not match it when it was accepted"
-        ),
-        (true, None) => eprintln!(
-            "error: {event} has no delivery: no handler's events and tenants matched it when it was accepted"
-        ),
-    }
-    Ok(1)
+    println!("requeued 0 deliveries: {said}");
+    Ok(0)
 }
 
 pub(super) async fn events(cmd: Events) -> anyhow::Result<i32> {

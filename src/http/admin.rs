@@ -23,7 +23,7 @@ use super::problem::ApiError;
 use super::AppState;
 use crate::lookup::{self, DeadLetterFilters, InputError};
 use crate::store::delivery::DeliveryFilter;
-use crate::store::EventKey;
+use crate::store::{EventKey, NothingRequeued};
 
 pub(super) fn scope() -> actix_web::Scope<
     impl actix_web::dev::ServiceFactory<
@@ -153,7 +153,27 @@ async fn redeliver(
     let (provider, tenant, event_id) = path.into_inner();
     let event = EventKey::parse(&provider, &tenant, &event_id)?;
     let handler = query.handler.as_deref().map(lookup::handler).transpose()?;
-    requeued(&state, &event.deliveries(handler.as_ref())).await
+    let n = state.requeue(&event.deliveries(handler.as_ref())).await?;
+    if n > 0 {
+        return Ok(HttpResponse::Accepted().json(serde_json::json!({"requeued": n})));
+    }
+    // Nothing requeued: say why (404 when nothing can be, 409 when its
+    // deliveries are under way already).
+    let report = state
+        .store
+        .event_report(&event)
+        .await
+        .map_err(ApiError::lookup)?;
+    let why = NothingRequeued::of(
+        report.as_ref(),
+        handler.as_ref(),
+        state.store.streams_deliveries(),
+    );
+    let said = why.explain(&event, handler.as_ref());
+    Err(match why.is_error() {
+        true => ApiError::NotFound(said),
+        false => ApiError::AlreadyDone(said),
+    })
 }
 
 /// Release an event held as a suspected replay to its handlers: `200`

@@ -52,7 +52,7 @@ pub use self::records::{
 pub use self::redis::{dedup_key as redis_dedup_key, RedisDedup, RedisOptions};
 pub use self::redis_pg::RedisPg;
 pub use self::report::{
-    DeliveryReport, EventReport, ProcessedSummary, StreamWaiting, UnreadStream,
+    DeliveryReport, EventReport, NothingRequeued, ProcessedSummary, StreamWaiting, UnreadStream,
 };
 pub use self::streams::StreamQueue;
 pub use self::traits::{DeliveryQueue, IngestStore};

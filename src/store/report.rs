@@ -10,6 +10,7 @@ use super::delivery::{AttemptView, DeliveryFilter, DeliveryView};
 use super::types::{hex_bytes, DedupRecord, EventKey, HeldEvent, ProcessedEvent, QuarantinedCopy};
 use super::{Store, StoreError};
 use crate::ids::{EventId, HandlerName, ProviderName, TenantName};
+use crate::text::plural;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct EventReport {
@@ -98,6 +99,82 @@ impl EventReport {
             && self.waiting.is_empty()
             && self.quarantined.is_empty()
             && self.held.is_none()
+    }
+}
+
+/// Why asking to deliver an event again requeued nothing, as the CLI and
+/// the admin API tell the operator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NothingRequeued {
+    /// Nothing is recorded for the event.
+    NoRecord,
+    /// Its deliveries (to the handler asked for) are queued already or
+    /// being attempted, as rows.
+    Queued(u64),
+    /// They wait in Redis Streams.
+    Waiting(u64),
+    /// None was recorded: no handler matched it, or (`streamed`) its
+    /// deliveries went through Redis Streams, which keep nothing of an
+    /// event once its handlers acknowledged it.
+    NoDelivery { streamed: bool },
+}
+
+impl NothingRequeued {
+    /// Of `report` (`None`: nothing recorded), for `handler` or all;
+    /// `streams`: whether non-critical deliveries go through Redis Streams.
+    pub fn of(report: Option<&EventReport>, handler: Option<&HandlerName>, streams: bool) -> Self {
+        let Some(r) = report else {
+            return NothingRequeued::NoRecord;
+        };
+        let wanted = |h: &str| handler.is_none_or(|want| want.as_str() == h);
+        let rows = r.deliveries.iter().filter(|d| wanted(&d.delivery.handler));
+        let waiting = r.waiting.iter().filter(|w| wanted(w.handler.as_str()));
+        match (rows.count() as u64, waiting.count() as u64) {
+            (0, 0) => NothingRequeued::NoDelivery {
+                streamed: streams && r.processed_event.is_none() && r.deliveries.is_empty(),
+            },
+            (0, n) => NothingRequeued::Waiting(n),
+            (n, _) => NothingRequeued::Queued(n),
+        }
+    }
+
+    /// Whether the operator asked for something that cannot be done (an
+    /// error), rather than for what is under way already.
+    pub fn is_error(&self) -> bool {
+        matches!(
+            self,
+            NothingRequeued::NoRecord | NothingRequeued::NoDelivery { .. }
+        )
+    }
+
+    /// The sentence that says so, about `event` (and `handler`).
+    pub fn explain(&self, event: &EventKey, handler: Option<&HandlerName>) -> String {
+        let to = handler.map(|h| format!(" to {h}")).unwrap_or_default();
+        match self {
+            NothingRequeued::NoRecord => format!("no record of {event}: nothing to redeliver"),
+            NothingRequeued::Queued(n) => format!(
+                "{event} has {}{to} queued already or being attempted; they go out as they are",
+                plural(*n, "delivery", "deliveries")
+            ),
+            NothingRequeued::Waiting(n) => format!(
+                "{event} has {}{to} waiting in Redis Streams; they go out as they are",
+                plural(*n, "delivery", "deliveries")
+            ),
+            NothingRequeued::NoDelivery { streamed: true } => format!(
+                "{event} has no delivery{to} on record: a non-critical event's deliveries go through Redis Streams \
+                 (store.non_critical_deliveries = \"redis\"), which keep nothing of it once its handlers \
+                 acknowledged it, or no handler matched it when it was accepted; nothing to redeliver \
+                 from (the provider can send it again; events marked critical keep their body)"
+            ),
+            NothingRequeued::NoDelivery { streamed: false } => match handler {
+                Some(h) => format!(
+                    "{event} has no delivery to {h}: the handler's events or tenants did not match it when it was accepted"
+                ),
+                None => format!(
+                    "{event} has no delivery: no handler's events and tenants matched it when it was accepted"
+                ),
+            },
+        }
     }
 }
 

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use super::StoreError;
 use crate::ids::{EventId, EventType, HandlerName, ProviderName, TenantName};
 
 /// Where a delivery is in its life.
@@ -34,10 +35,20 @@ impl DeliveryState {
     }
 }
 
+/// Where a leased delivery lives, and so which store ends the lease.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// A row of the `delivery` table, by its ID.
+    Row(i64),
+    /// An entry of a Redis Stream, by its entry ID (non-critical, with
+    /// `store.non_critical_deliveries = "redis"`).
+    Stream(String),
+}
+
 /// A delivery a worker holds a lease on.
 #[derive(Debug, Clone)]
 pub struct Leased {
-    pub id: i64,
+    pub place: Place,
     pub provider: ProviderName,
     pub tenant: TenantName,
     pub event_id: EventId,
@@ -61,18 +72,31 @@ pub struct Leased {
     /// Whether it was handed to the workers by the request that recorded
     /// it (its attempt continues that request's trace) rather than leased.
     pub handed: bool,
-    /// The entry's ID when it waits in a Redis Stream (non-critical, with
-    /// `store.non_critical_deliveries = "redis"`; `id` is then 0), `None`
-    /// for a row of the `delivery` table.
-    pub stream_entry: Option<String>,
 }
 
 impl Leased {
     /// How log lines name it: its row ID, or its stream entry.
     pub fn name(&self) -> String {
-        match &self.stream_entry {
-            Some(entry) => format!("stream entry {entry}"),
-            None => self.id.to_string(),
+        match &self.place {
+            Place::Row(id) => id.to_string(),
+            Place::Stream(entry) => format!("stream entry {entry}"),
+        }
+    }
+
+    /// Its row's ID, for the `delivery` table's statements (`op`); an
+    /// entry of a stream has none.
+    pub(crate) fn row_id(&self, op: &'static str) -> Result<i64, StoreError> {
+        match &self.place {
+            Place::Row(id) => Ok(*id),
+            Place::Stream(_) => Err(StoreError::internal(op, "a stream delivery has no row")),
+        }
+    }
+
+    /// Its stream entry's ID, for the stream scripts (`op`); a row has none.
+    pub(crate) fn entry_id(&self, op: &'static str) -> Result<&str, StoreError> {
+        match &self.place {
+            Place::Stream(entry) => Ok(entry),
+            Place::Row(_) => Err(StoreError::internal(op, "not a stream delivery")),
         }
     }
 }
@@ -128,13 +152,18 @@ pub(crate) struct Outcome {
 }
 
 impl Outcome {
-    pub(crate) fn new(delivery: &Leased, owner: &str, attempt: &AttemptRecord, next: Next) -> Self {
-        Outcome {
-            delivery_id: delivery.id,
+    pub(crate) fn new(
+        delivery: &Leased,
+        owner: &str,
+        attempt: &AttemptRecord,
+        next: Next,
+    ) -> Result<Self, StoreError> {
+        Ok(Outcome {
+            delivery_id: delivery.row_id("finish")?,
             owner: owner.to_owned(),
             attempt: attempt.clone(),
             next,
-        }
+        })
     }
 }
 
@@ -288,7 +317,7 @@ pub(crate) struct LeasedRow {
 impl From<LeasedRow> for Leased {
     fn from(r: LeasedRow) -> Self {
         Leased {
-            id: r.id,
+            place: Place::Row(r.id),
             provider: r.provider,
             tenant: r.tenant,
             event_id: r.event_id,
@@ -306,7 +335,6 @@ impl From<LeasedRow> for Leased {
             trace_parent: r.trace_parent,
             query: r.query.unwrap_or_default(),
             handed: false,
-            stream_entry: None,
         }
     }
 }

@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, Notify};
 
-use super::delivery::Leased;
+use super::delivery::{Leased, Place};
 use crate::ids::HandlerName;
 use crate::provider::VerifiedWebhook;
 
@@ -139,7 +139,7 @@ pub(crate) fn handed(
     created_ms: i64,
 ) -> Leased {
     Leased {
-        id,
+        place: Place::Row(id),
         provider: (*ev.provider().name).clone(),
         tenant: ev.tenant().clone(),
         event_id: ev.event_id().clone(),
@@ -153,6 +153,5 @@ pub(crate) fn handed(
         trace_parent: ev.trace_parent().map(str::to_owned),
         query: ev.query().to_owned(),
         handed: true,
-        stream_entry: None,
     }
 }

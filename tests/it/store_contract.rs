@@ -10,7 +10,7 @@ use chrono::Utc;
 use common::store::{open_store, TestStore, CRITICAL_TYPE, PLAIN_TYPE};
 use common::Backend;
 use hookline::store::delivery::{
-    AttemptRecord, DeliveryFilter, DeliveryState, LeaseFrom, Leased, Next,
+    AttemptRecord, DeliveryFilter, DeliveryState, LeaseFrom, Leased, Next, Place,
 };
 use hookline::store::listing::{EventFilter, EventRecord};
 use hookline::store::{
@@ -303,7 +303,10 @@ async fn leases_finish_and_a_lost_lease_cannot_finish(backend: Backend) {
         .await
         .unwrap();
     assert!(done);
-    let attempts = records.attempts(held[0].id).await.unwrap();
+    let Place::Row(id) = held[0].place else {
+        panic!("{:?}", held[0].place)
+    };
+    let attempts = records.attempts(id).await.unwrap();
     assert_eq!(attempts.len(), 1);
     assert_eq!(attempts[0].status, Some(200));
     assert_eq!(attempts[0].response_body.as_deref(), Some("ok\u{FFFD}"));

@@ -219,7 +219,9 @@ impl DeliveryQueue for EmbeddedStore {
     ) -> Result<bool, StoreError> {
         match self
             .lane
-            .write(Write::Outcome(Outcome::new(delivery, owner, attempt, next)))
+            .write(Write::Outcome(Outcome::new(
+                delivery, owner, attempt, next,
+            )?))
             .await?
         {
             Written::Outcome(owned) => Ok(owned),

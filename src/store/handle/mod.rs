@@ -12,7 +12,7 @@ use std::time::Duration;
 
 mod streams;
 
-use super::delivery::{AttemptRecord, Leased, Next};
+use super::delivery::{AttemptRecord, Leased, Next, Place};
 use super::streams::StreamQueue;
 use super::types::{
     ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, RecordOutcome,
@@ -215,8 +215,8 @@ impl Store {
         attempt: &AttemptRecord,
         next: Next,
     ) -> Result<bool, StoreError> {
-        match (&self.streams, &delivery.stream_entry) {
-            (Some(s), Some(_)) => {
+        match (&self.streams, &delivery.place) {
+            (Some(s), Place::Stream(_)) => {
                 self.bounded("finish", s.finish(delivery, owner, attempt, next))
                     .await
             }
@@ -229,8 +229,10 @@ impl Store {
 
     /// Give a leased delivery back unattempted, due again at once.
     pub async fn give_back(&self, delivery: &Leased, owner: &str) -> Result<(), StoreError> {
-        match (&self.streams, &delivery.stream_entry) {
-            (Some(s), Some(_)) => self.bounded("lease", s.give_back(delivery, owner)).await,
+        match (&self.streams, &delivery.place) {
+            (Some(s), Place::Stream(_)) => {
+                self.bounded("lease", s.give_back(delivery, owner)).await
+            }
             _ => {
                 self.with_records("lease", |r| r.give_back(delivery, owner))
                     .await

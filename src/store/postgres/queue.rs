@@ -24,7 +24,7 @@ impl DeliveryQueue for PgStore {
         next: Next,
     ) -> Result<bool, StoreError> {
         self.outcomes
-            .submit(Outcome::new(delivery, owner, attempt, next))
+            .submit(Outcome::new(delivery, owner, attempt, next)?)
             .await
     }
 }

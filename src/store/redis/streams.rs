@@ -22,7 +22,7 @@ use redis::ScriptInvocation;
 use super::{keys, scan, RedisDedup};
 use crate::ids::{EventId, EventType, HandlerName};
 use crate::provider::VerifiedWebhook;
-use crate::store::delivery::{rfc3339_ms, AttemptRecord, Leased, StreamLane};
+use crate::store::delivery::{rfc3339_ms, AttemptRecord, Leased, Place, StreamLane};
 use crate::store::report::{StreamWaiting, UnreadStream};
 use crate::store::types::{ms, now_ms};
 use crate::store::StoreError;
@@ -130,10 +130,7 @@ impl RedisDedup {
         owner: &str,
         how: Release<'_>,
     ) -> Result<bool, StoreError> {
-        let entry = d
-            .stream_entry
-            .as_deref()
-            .ok_or_else(|| StoreError::internal("finish", "not a stream delivery"))?;
+        let entry = d.entry_id("finish")?;
         let mut conn = self.conn().await?;
         let [stream, retry] = keys::lane_keys(&self.prefix, &d.provider, &d.tenant, &d.handler);
         let mut script = self.scripts.stream_finish.prepare_invoke();
@@ -309,7 +306,6 @@ fn leased(
     let query = text("q")?.unwrap_or_default();
     let body = f.remove("b").ok_or_else(|| bad("no body"))?;
     Ok(Leased {
-        id: 0,
         provider: lane.provider.clone(),
         tenant: lane.tenant.clone(),
         event_id: EventId::parse(event_id).map_err(|e| bad(&e.to_string()))?,
@@ -323,6 +319,6 @@ fn leased(
         trace_parent,
         query,
         handed: false,
-        stream_entry: Some(id),
+        place: Place::Stream(id),
     })
 }

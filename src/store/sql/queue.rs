@@ -118,7 +118,7 @@ where
             now = DB::NOW_MS,
         );
         sqlx::query(&statement)
-            .bind(delivery.id)
+            .bind(delivery.row_id("lease")?)
             .bind(owner)
             .execute(&self.pool)
             .await

@@ -12,6 +12,9 @@
 //! ([`Batch::LINGER`]: delivery outcomes, written after the handler has
 //! answered) waits a little for company instead of going out alone: at
 //! the rates of one node, this is what makes its writes share statements.
+//! A kind a provider's answer waits on waits only under load
+//! ([`Batch::LINGER_UNDER_LOAD`]: while the batch before carried more than
+//! one write), so a lone request is never delayed.
 //!
 //! If a batch fails with an error from the database itself (bad data in one
 //! write, a deadlock), its writes are retried one by one, so one bad write
@@ -36,6 +39,10 @@ pub(crate) trait Batch: Send + Sync + 'static {
     /// How long a batch waits for more writes once its first has arrived
     /// (and it is not full). Zero for writes a provider's answer waits on.
     const LINGER: Duration = Duration::ZERO;
+    /// How long a batch waits for more writes while they come in company
+    /// (the batch before it carried more than one), when `LINGER` is zero:
+    /// under load, a little latency for fuller statements.
+    const LINGER_UNDER_LOAD: Duration = Duration::ZERO;
     /// Run `items` as one atomic statement; one answer per item, in order.
     fn run(
         pool: &PgPool,
@@ -101,6 +108,7 @@ async fn batch_loop<B: Batch>(
     in_flight: usize,
 ) {
     let slots = Arc::new(Semaphore::new(in_flight));
+    let mut last_len = 0;
     loop {
         // Wait for a free slot first: whatever queues meanwhile is the next
         // batch.
@@ -112,13 +120,17 @@ async fn batch_loop<B: Batch>(
         while jobs.len() < max_rows {
             match rx.try_recv() {
                 Ok(job) => jobs.push(job),
-                Err(_) if B::LINGER.is_zero() => break,
-                Err(_) => {
-                    linger(&mut rx, &mut jobs, max_rows, B::LINGER).await;
-                    break;
-                }
+                Err(_) => break,
             }
         }
+        let wait = match B::LINGER.is_zero() && last_len > 1 {
+            true => B::LINGER_UNDER_LOAD,
+            false => B::LINGER,
+        };
+        if !wait.is_zero() && jobs.len() < max_rows {
+            linger(&mut rx, &mut jobs, max_rows, wait).await;
+        }
+        last_len = jobs.len();
         let pool = pool.clone();
         tokio::spawn(async move {
             execute::<B>(&pool, jobs).await;
@@ -193,7 +205,7 @@ mod tests {
     use super::*;
 
     /// Statements run, per test (each test has its own `K`).
-    static STATEMENTS: [AtomicUsize; 3] = [const { AtomicUsize::new(0) }; 3];
+    static STATEMENTS: [AtomicUsize; 4] = [const { AtomicUsize::new(0) }; 4];
 
     /// Divides 100 by each item, in the database: an item 0 fails the
     /// statement there (division by zero), like a bad row would.
@@ -226,6 +238,28 @@ mod tests {
 
         async fn run(pool: &PgPool, items: &[i64]) -> Result<Vec<i64>, sqlx::Error> {
             Divide::<2>::run(pool, items).await
+        }
+    }
+
+    /// [`Divide`] taking 100 ms a statement, waiting for company only
+    /// under load, as a critical event's record does.
+    struct UnderLoad;
+
+    impl Batch for UnderLoad {
+        type Item = i64;
+        type Out = i64;
+        const OP: &'static str = "divide";
+        const LINGER_UNDER_LOAD: Duration = Duration::from_millis(300);
+
+        async fn run(pool: &PgPool, items: &[i64]) -> Result<Vec<i64>, sqlx::Error> {
+            STATEMENTS[3].fetch_add(1, Ordering::SeqCst);
+            sqlx::query_scalar(
+                "SELECT 100 / x FROM unnest($1::int8[]) WITH ORDINALITY AS t(x, n), pg_sleep(0.1)
+                 ORDER BY n",
+            )
+            .bind(items.to_vec())
+            .fetch_all(pool)
+            .await
         }
     }
 
@@ -299,6 +333,52 @@ mod tests {
         assert!(
             started.elapsed() >= Lingering::LINGER,
             "the first write waited"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_write_waits_for_company_only_while_writes_come_in_company() {
+        let writes = GroupCommit::<UnderLoad>::start(pool().await, 128, 1);
+        let timed = |x: i64, after_ms: u64| {
+            let writes = writes.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(after_ms)).await;
+                let sent = tokio::time::Instant::now();
+                let answer = writes.submit(x).await.unwrap();
+                (answer, sent.elapsed())
+            })
+        };
+        // A lone write goes out at once: its statement alone (100 ms).
+        let (answer, took) = timed(1, 0).await.unwrap();
+        assert_eq!(answer, 100);
+        assert!(
+            took < UnderLoad::LINGER_UNDER_LOAD,
+            "a lone write waited: {took:?}"
+        );
+        // Three writes at once: the first goes alone, the two that queue
+        // behind it share the next statement. That batch had company.
+        let load = [timed(2, 0), timed(4, 50), timed(5, 50)];
+        for (x, done) in [2, 4, 5]
+            .into_iter()
+            .zip(futures::future::join_all(load).await)
+        {
+            assert_eq!(done.unwrap().0, 100 / x);
+        }
+        assert_eq!(STATEMENTS[3].load(Ordering::SeqCst), 3);
+        // So the next write waits for company, and one sent 100 ms after it
+        // shares its statement.
+        let (first, second) = (timed(10, 0), timed(20, 100));
+        let (first, second) = (first.await.unwrap(), second.await.unwrap());
+        assert_eq!((first.0, second.0), (10, 5));
+        assert_eq!(
+            STATEMENTS[3].load(Ordering::SeqCst),
+            4,
+            "one statement for both"
+        );
+        assert!(
+            first.1 >= UnderLoad::LINGER_UNDER_LOAD,
+            "it did not wait: {:?}",
+            first.1
         );
     }
 }

@@ -111,8 +111,10 @@ async fn rabbitmq_restarted_loses_nothing(backend: Backend) {
     rabbit.restart().await;
 
     for id in ["evt_b", "evt_c"] {
-        // Slow to boot: allow the attempts made meanwhile.
-        common::brokers::eventually(Duration::from_secs(60), id, || async {
+        // Slow to boot: allow the attempts made meanwhile. The port answers
+        // before the node takes publishes; on a loaded two-core machine
+        // (the whole suite running) that took longer than 60 s.
+        common::brokers::eventually(Duration::from_secs(120), id, || async {
             let d = crate::brokers::delivery(&app, id, "audit").await?;
             (d.state == DeliveryState::Delivered).then_some(())
         })

@@ -12,7 +12,7 @@ use super::args::ConfigArg;
 use crate::ids::EventId;
 use crate::ids::{HandlerName, ProviderName, TenantName};
 use crate::lookup::{self, DeadLetterFilters};
-use crate::store::{EventKey, NothingRequeued};
+use crate::store::EventKey;
 use crate::text::plural;
 
 #[derive(clap::Args)]
@@ -252,12 +252,7 @@ async fn redeliver(
         println!("requeued {}", plural(n, "delivery", "deliveries"));
         return Ok(0);
     }
-    let report = store.event_report(&event).await?;
-    let why = NothingRequeued::of(
-        report.as_ref(),
-        handler.as_ref(),
-        store.streams_deliveries(),
-    );
+    let why = store.nothing_requeued(&event, handler.as_ref()).await?;
     let said = why.explain(&event, handler.as_ref());
     if why.is_error() {
         eprintln!("error: {said}");

@@ -23,7 +23,7 @@ use super::problem::ApiError;
 use super::AppState;
 use crate::lookup::{self, DeadLetterFilters, InputError};
 use crate::store::delivery::DeliveryFilter;
-use crate::store::{EventKey, NothingRequeued};
+use crate::store::EventKey;
 
 pub(super) fn scope() -> actix_web::Scope<
     impl actix_web::dev::ServiceFactory<
@@ -159,16 +159,11 @@ async fn redeliver(
     }
     // Nothing requeued: say why (404 when nothing can be, 409 when its
     // deliveries are under way already).
-    let report = state
+    let why = state
         .store
-        .event_report(&event)
+        .nothing_requeued(&event, handler.as_ref())
         .await
         .map_err(ApiError::lookup)?;
-    let why = NothingRequeued::of(
-        report.as_ref(),
-        handler.as_ref(),
-        state.store.streams_deliveries(),
-    );
     let said = why.explain(&event, handler.as_ref());
     Err(match why.is_error() {
         true => ApiError::NotFound(said),

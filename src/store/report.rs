@@ -122,7 +122,7 @@ pub enum NothingRequeued {
 impl NothingRequeued {
     /// Of `report` (`None`: nothing recorded), for `handler` or all;
     /// `streams`: whether non-critical deliveries go through Redis Streams.
-    pub fn of(report: Option<&EventReport>, handler: Option<&HandlerName>, streams: bool) -> Self {
+    fn of(report: Option<&EventReport>, handler: Option<&HandlerName>, streams: bool) -> Self {
         let Some(r) = report else {
             return NothingRequeued::NoRecord;
         };
@@ -179,6 +179,20 @@ impl NothingRequeued {
 }
 
 impl Store {
+    /// Why redelivering `event` (to `handler`, or to all) requeued nothing.
+    pub async fn nothing_requeued(
+        &self,
+        event: &EventKey,
+        handler: Option<&HandlerName>,
+    ) -> Result<NothingRequeued, StoreError> {
+        let report = self.event_report(event).await?;
+        Ok(NothingRequeued::of(
+            report.as_ref(),
+            handler,
+            self.streams_deliveries(),
+        ))
+    }
+
     /// The report on one event; `None` when nothing is recorded for it.
     pub async fn event_report(&self, key: &EventKey) -> Result<Option<EventReport>, StoreError> {
         let filter = DeliveryFilter {

@@ -217,14 +217,26 @@ mod tests {
         const OP: &'static str = "divide";
 
         async fn run(pool: &PgPool, items: &[i64]) -> Result<Vec<i64>, sqlx::Error> {
-            STATEMENTS[K].fetch_add(1, Ordering::SeqCst);
-            sqlx::query_scalar(
-                "SELECT 100 / x FROM unnest($1::int8[]) WITH ORDINALITY AS t(x, n) ORDER BY n",
-            )
+            divide(pool, items, K, "").await
+        }
+    }
+
+    /// One statement dividing 100 by each item, counted in `STATEMENTS[k]`;
+    /// `pause` joins the rows (a `pg_sleep` to make it slow).
+    async fn divide(
+        pool: &PgPool,
+        items: &[i64],
+        k: usize,
+        pause: &str,
+    ) -> Result<Vec<i64>, sqlx::Error> {
+        STATEMENTS[k].fetch_add(1, Ordering::SeqCst);
+        let statement = format!(
+            "SELECT 100 / x FROM unnest($1::int8[]) WITH ORDINALITY AS t(x, n){pause} ORDER BY n"
+        );
+        sqlx::query_scalar(&statement)
             .bind(items.to_vec())
             .fetch_all(pool)
             .await
-        }
     }
 
     /// [`Divide`] waiting for company, as outcomes do.
@@ -252,14 +264,7 @@ mod tests {
         const LINGER_UNDER_LOAD: Duration = Duration::from_millis(300);
 
         async fn run(pool: &PgPool, items: &[i64]) -> Result<Vec<i64>, sqlx::Error> {
-            STATEMENTS[3].fetch_add(1, Ordering::SeqCst);
-            sqlx::query_scalar(
-                "SELECT 100 / x FROM unnest($1::int8[]) WITH ORDINALITY AS t(x, n), pg_sleep(0.1)
-                 ORDER BY n",
-            )
-            .bind(items.to_vec())
-            .fetch_all(pool)
-            .await
+            divide(pool, items, 3, ", pg_sleep(0.1)").await
         }
     }
 

@@ -57,29 +57,12 @@ mkdir -p "$PARTS"
 . bench/lib/common.sh
 . bench/lib/hookline.sh
 
-PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-[ -x "$PG_BIN/initdb" ] || die "initdb not found under /usr/lib/postgresql/*/bin"
-PGDATA="$WORK/pgdata"
-
-stop_private_pg() { "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast stop >/dev/null 2>&1 || true; }
+. bench/lib/private_pg.sh
 trap 'stop_private_pg; cleanup' EXIT
 trap 'exit 130' INT TERM
 
 # ---- the private PostgreSQL --------------------------------------------------
-# initdb refuses to run as root: then the cluster belongs to `postgres`.
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-if [ "$(id -u)" = 0 ]; then chown postgres "$WORK"; chmod 755 "$WORK"; fi
-as_pg "$PG_BIN/initdb" -D "$PGDATA" -U postgres -A trust >"$WORK/initdb.log" 2>&1 \
-  || { cat "$WORK/initdb.log" >&2; die "initdb failed"; }
-PG_PORT=$(free_port)
-cat >>"$PGDATA/postgresql.conf" <<CONF
-port = $PG_PORT
-listen_addresses = '127.0.0.1'
-unix_socket_directories = '$WORK'
-shared_preload_libraries = 'pg_stat_statements'
-pg_stat_statements.track = all
-max_connections = 100
-CONF
+private_pg_init "$WORK"
 # PG_EVENTS_PAUSES=1: the server logs what could pause a request, with
 # millisecond timestamps (bench/lib/pauses.sh lines them up with the slow
 # answers): checkpoints, autovacuum and autoanalyze, statements over
@@ -104,9 +87,7 @@ if [ -n "${PG_EVENTS_EXPLAIN:-}" ]; then
   [ -n "${PG_EVENTS_EXPLAIN_ANALYZE:-}" ] \
     && printf "auto_explain.log_analyze = on\nauto_explain.log_buffers = on\n" >>"$PGDATA/postgresql.conf"
 fi
-stop_private_pg() { as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast stop >/dev/null 2>&1 || true; }
-as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -l "$WORK/postgres.log" -w start >/dev/null \
-  || { cat "$WORK/postgres.log" >&2; die "the private PostgreSQL did not start"; }
+private_pg_start "$WORK"
 PG_ADMIN_URL="postgres://postgres@127.0.0.1:$PG_PORT/postgres"
 DB_URL="postgres://postgres@127.0.0.1:$PG_PORT/$DB_NAME"
 POSTMASTER=$(head -n 1 "$PGDATA/postmaster.pid")

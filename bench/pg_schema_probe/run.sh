@@ -20,21 +20,13 @@ cd "$(dirname "$0")"
 HERE=$PWD
 T="${PROBE_SECONDS:-12}"
 C="${PROBE_CLIENTS:-2}"
-PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 W=$(mktemp -d /tmp/hookline-schema-probe.XXXXXX)
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-[ "$(id -u)" = 0 ] && chown postgres "$W"
-as_pg "$PG_BIN/initdb" -D "$W/data" -U postgres -A trust >/dev/null
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-cat >>"$W/data/postgresql.conf" <<CONF
-port = $PORT
-listen_addresses = '127.0.0.1'
-unix_socket_directories = '$W'
-shared_preload_libraries = 'pg_stat_statements'
-pg_stat_statements.track = all
-CONF
-as_pg "$PG_BIN/pg_ctl" -D "$W/data" -l "$W/log" -w start >/dev/null
-trap 'as_pg "$PG_BIN/pg_ctl" -D "$W/data" -m fast stop >/dev/null 2>&1 || true; rm -rf "$W"' EXIT
+. ../lib/common.sh
+. ../lib/private_pg.sh
+trap 'stop_private_pg; rm -rf "$W"' EXIT
+private_pg_init "$W"
+private_pg_start "$W"
+PORT=$PG_PORT
 psql_() { psql -h 127.0.0.1 -p "$PORT" -U postgres -v ON_ERROR_STOP=1 -Atq "$@"; }
 for db in cur nar; do psql_ -c "CREATE DATABASE $db"; psql_ -d $db -c 'CREATE EXTENSION pg_stat_statements'; done
 cat ../../migrations/postgres/*.sql | psql_ -d cur >/dev/null

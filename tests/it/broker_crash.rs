@@ -7,7 +7,7 @@ use crate::brokers::{broker_handlers, objects, FAST};
 use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -35,8 +35,9 @@ async fn killed_mid_publish_every_acceptance_reaches_every_broker(backend: Backe
 
     // Post events until the process dies under the poster.
     let stop = Arc::new(AtomicBool::new(false));
+    let answered = Arc::new(AtomicUsize::new(0));
     let poster = {
-        let stop = stop.clone();
+        let (stop, answered) = (stop.clone(), answered.clone());
         tokio::spawn(async move {
             let mut accepted = Vec::new();
             for i in 0.. {
@@ -46,7 +47,10 @@ async fn killed_mid_publish_every_acceptance_reaches_every_broker(backend: Backe
                 let id = format!("evt_k{i}");
                 let w = Webhook::new("stripe", "acme", &id, "charge.succeeded", &id);
                 match try_post(port, &w).await {
-                    Some((200, _)) => accepted.push(id),
+                    Some((200, _)) => {
+                        accepted.push(id);
+                        answered.fetch_add(1, Ordering::SeqCst);
+                    }
                     Some((status, body)) => panic!("{id}: {status} {body}"),
                     None => break,
                 }
@@ -54,8 +58,15 @@ async fn killed_mid_publish_every_acceptance_reaches_every_broker(backend: Backe
             accepted
         })
     };
-    // Kill once publishing is well under way.
+    // Kill once publishing is well under way: ten events at a broker and
+    // ten answers back (a hand-off can publish an event before its 200
+    // reaches the poster, so the one does not imply the other).
     brokers.nats.wait_for(10, Duration::from_secs(60)).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while answered.load(Ordering::SeqCst) < 10 {
+        assert!(std::time::Instant::now() < deadline, "ten answers never came");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     node.kill9();
     stop.store(true, Ordering::SeqCst);
     let accepted = poster.await.unwrap();

@@ -1,9 +1,10 @@
--- One event's deliveries waiting in a handler's stream or retry set, for
--- its console page and `hookline events show`. Writes nothing.
+-- Deliveries waiting in a handler's stream and retry set: one event's, for
+-- its console page and `hookline events show`, or every one, for the
+-- console's list of waiting deliveries. Writes nothing.
 --
 -- KEYS[1]  the handler's stream
 -- KEYS[2]  its retry set
--- ARGV[1]  the event ID
+-- ARGV[1]  the event ID, or '' for every entry
 -- ARGV[2]  most entries of each to read (the stream from its front, the
 --          retry set in due order)
 --
@@ -15,7 +16,7 @@ local limit = tonumber(ARGV[2])
 local function keep(fields, due)
   for i = 1, #fields, 2 do
     if fields[i] == 'e' then
-      if fields[i + 1] ~= ARGV[1] then
+      if ARGV[1] ~= '' and fields[i + 1] ~= ARGV[1] then
         return
       end
       local shown = {}

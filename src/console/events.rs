@@ -6,7 +6,8 @@
 //! events (`processed_event`) and conflicts (`conflict_quarantine`); each
 //! newest first, filtered, one page at a time by keyset (`before` = the
 //! last ID shown). Rejected requests are never stored: they are counted
-//! on the overview.
+//! on the overview. Where non-critical deliveries wait in Redis Streams,
+//! a list of its own reads them there, oldest first.
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -14,7 +15,7 @@ use maud::{html, Markup};
 use serde::Deserialize;
 
 use super::filters::{
-    Filters, DELIVERY_FIELDS, EVENT_FIELDS, OUTCOMES, PAGE, REQUEST_FIELDS, STATES,
+    Filters, DELIVERY_FIELDS, EVENT_FIELDS, OUTCOMES, PAGE, REQUEST_FIELDS, STATES, WAITING_FIELDS,
 };
 use super::page::{frame, respond, see_other, Failure};
 use super::session::Authed;
@@ -22,6 +23,8 @@ use crate::http::{ApiError, AppState};
 use crate::store::delivery::DeliveryView;
 use crate::store::listing::{EventListed, EventRecord, VerdictListed};
 use crate::store::EventKey;
+use crate::store::WaitingList;
+use crate::text::plural;
 
 /// Where one event's page, its body download and its forms (re-delivery,
 /// release of a held event) are.
@@ -163,6 +166,7 @@ const LISTS: &[(&str, &str, &str)] = &[
     ("accepted", "Accepted critical events", "The events a provider's critical globs keep a processed_event row for."),
     ("conflicts", "Conflicts", "Requests that reused an event ID with another body (422): kept, never delivered; identical copies on one row."),
     ("held", "Held", "Suspected replays: a body accepted under another event ID came again under a fresh one. Kept, not delivered until released from the event's page; copies on one row."),
+    ("waiting", "Waiting in Redis Streams", "Non-critical deliveries waiting in Redis Streams (store.non_critical_deliveries = \"redis\"), read from the front of each handler's stream and retry set: they have no row among the deliveries until they are dead letters, and leave the streams once acknowledged. Oldest first."),
 ];
 
 /// Accepted or conflicting events as a table.
@@ -183,6 +187,44 @@ fn events_table(rows: &[EventListed], conflicts: bool) -> Markup {
             } } }
         } }
         @if rows.is_empty() { p.muted { "Nothing matches." } }
+    }
+}
+
+/// The console's list of deliveries waiting in Redis Streams, oldest
+/// first: the first page of what `list` holds, and how many wait.
+fn waiting_table(list: &WaitingList) -> Markup {
+    html! {
+        p.muted {
+            (plural(list.waiting, "delivery waits", "deliveries wait"))
+            " in the streams and retry sets these filters name"
+            @if list.shown.len() as u64 != list.waiting {
+                "; the oldest " (list.shown.len()) " of those read are shown"
+            }
+            "."
+        }
+        div.scroll { table {
+            thead { tr {
+                th { "Recorded" } th { "Provider / tenant" } th { "Event ID" } th { "Type" }
+                th { "Handler" } th { "Attempts" } th { "Last answer" } th { "Next attempt" }
+            } }
+            tbody { @for w in &list.shown { tr {
+                td { time { (w.recorded_at) } }
+                td { (w.provider) " / " (w.tenant) }
+                td { a href=(event_href(&w.provider, &w.tenant, &w.event_id)) { (w.event_id) } }
+                td { (w.event_type) }
+                td { (w.handler) }
+                td { (w.attempts) }
+                td {
+                    @if let Some(s) = w.last_status { (s) }
+                    @if let Some(e) = &w.last_error { " " span.muted { (e) } }
+                }
+                td { @match &w.retry_at {
+                    Some(at) => time { (at) },
+                    None => span.muted { "due now, or being attempted" },
+                } }
+            } } }
+        } }
+        @if list.shown.is_empty() { p.muted { "Nothing matches." } }
     }
 }
 
@@ -216,6 +258,7 @@ pub async fn list(
 ) -> Result<HttpResponse, Failure> {
     let filters = query.into_inner();
     let which = filters.list.as_deref().unwrap_or("deliveries");
+    let streams = state.store.streams_deliveries();
     let (rows, ids) = match which {
         "deliveries" => {
             let filter = filters.to_filter()?;
@@ -249,10 +292,16 @@ pub async fn list(
             let ids = rows.iter().map(|e| e.id).collect::<Vec<_>>();
             (events_table(&rows, record != EventRecord::Accepted), ids)
         }
+        "waiting" if state.store.streams_deliveries() => {
+            let filter = filters.to_waiting_filter()?;
+            let list = state.store.stream_list(&filter).await?;
+            (waiting_table(&list), Vec::new())
+        }
         _ => {
             return Err(ApiError::invalid(
                 "list",
-                "expected deliveries, requests, accepted, conflicts or held",
+                "expected deliveries, requests, accepted, conflicts or held \
+                 (or waiting, when deliveries wait in Redis Streams)",
             )
             .into())
         }
@@ -262,15 +311,18 @@ pub async fn list(
         h2 { "Find an event by ID" }
         (find_form())
         nav.tabs aria-label="Lists" {
-            @for (list, label, _) in LISTS {
+            @for (list, label, _) in LISTS.iter().filter(|(l, ..)| *l != "waiting" || streams) {
                 a href={ "/console/events?list=" (list) } aria-current=[(*list == which).then_some("page")] { (label) }
             }
         }
-        @for (list, _, what) in LISTS { @if *list == which { p.muted { (what) " Newest first." } } }
+        @for (list, _, what) in LISTS { @if *list == which {
+            p.muted { (what) @if which != "waiting" { " Newest first." } }
+        } }
         p.muted { "Requests that fail verification are never stored: they are counted on the overview, by provider and code." }
         (match which {
             "deliveries" => filters.form("/console/events", DELIVERY_FIELDS, Some(STATES)),
             "requests" => filters.form("/console/events", REQUEST_FIELDS, Some(OUTCOMES)),
+            "waiting" => filters.form("/console/events", WAITING_FIELDS, None),
             _ => filters.form("/console/events", EVENT_FIELDS, None),
         })
         (rows)

@@ -80,6 +80,8 @@ pub const REQUEST_FIELDS: &[&str] = &[
 /// Accepted critical events and conflicts: no handler, state, outcome or
 /// time range.
 pub const EVENT_FIELDS: &[&str] = &["provider", "tenant", "event_id", "event_type"];
+/// Deliveries waiting in Redis Streams: no state or time range.
+pub const WAITING_FIELDS: &[&str] = &["provider", "tenant", "handler", "event_id", "event_type"];
 
 /// A select the form offers: its field and its values.
 pub type Select = (&'static str, &'static [&'static str]);
@@ -184,6 +186,13 @@ impl Filters {
         f.before_id = self.before;
         f.newest_first = true;
         Ok(f)
+    }
+
+    /// The filter of the deliveries waiting in Redis Streams: the first
+    /// page, oldest first; state and time refused.
+    pub fn to_waiting_filter(&self) -> Result<DeliveryFilter, InputError> {
+        self.only(WAITING_FIELDS)?;
+        self.to_filter()
     }
 
     fn event_type(&self) -> Result<Option<EventType>, InputError> {

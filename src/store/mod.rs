@@ -53,6 +53,7 @@ pub use self::redis::{dedup_key as redis_dedup_key, RedisDedup, RedisOptions};
 pub use self::redis_pg::RedisPg;
 pub use self::report::{
     DeliveryReport, EventReport, NothingRequeued, ProcessedSummary, StreamWaiting, UnreadStream,
+    WaitingList,
 };
 pub use self::streams::StreamQueue;
 pub use self::traits::{DeliveryQueue, IngestStore};

@@ -68,6 +68,10 @@ pub struct DeliveryReport {
 /// until it is a dead letter.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct StreamWaiting {
+    pub provider: ProviderName,
+    pub tenant: TenantName,
+    pub event_id: String,
+    pub event_type: String,
     pub handler: HandlerName,
     /// Attempts made so far (0: not yet tried).
     pub attempts: u32,
@@ -77,6 +81,17 @@ pub struct StreamWaiting {
     /// When its next attempt is due, if it waits to be retried; `None`
     /// when it waits in the stream (due now, or being attempted).
     pub retry_at: Option<String>,
+}
+
+/// The first deliveries waiting in Redis Streams that a filter matches,
+/// oldest first, and how many wait in the streams it reads.
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+pub struct WaitingList {
+    pub shown: Vec<StreamWaiting>,
+    /// Every delivery waiting in the streams and retry sets of the
+    /// provider+tenant and handler pairs the filter names (its event ID
+    /// and type are not applied to this count).
+    pub waiting: u64,
 }
 
 /// A stream of deliveries in Redis that no configured handler reads (its

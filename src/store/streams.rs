@@ -19,13 +19,17 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
-use super::delivery::{AttemptRecord, LeaseFrom, Leased, Next, StreamLane};
+use super::delivery::{AttemptRecord, DeliveryFilter, LeaseFrom, Leased, Next, StreamLane};
 use super::postgres::PgStore;
 use super::redis::{RedisDedup, Release};
-use super::report::{StreamWaiting, UnreadStream};
+use super::report::{StreamWaiting, UnreadStream, WaitingList};
 use super::types::{ms, now_ms, EventKey};
 use super::StoreError;
 use crate::ids::HandlerName;
+
+/// Most entries read from each stream and each retry set to find an
+/// event's waiting deliveries, or to list them.
+const READ: u32 = 1000;
 
 #[derive(Debug, Clone)]
 pub struct StreamQueue {
@@ -162,10 +166,49 @@ impl StreamQueue {
         let mut found = Vec::new();
         for lane in self.lanes.iter() {
             if lane.provider == key.provider && lane.tenant == key.tenant {
-                found.extend(self.redis.lane_find(lane, &key.event_id).await?);
+                found.extend(
+                    self.redis
+                        .lane_find(lane, Some(&key.event_id), READ)
+                        .await?,
+                );
             }
         }
         Ok(found)
+    }
+
+    /// The deliveries waiting in the lanes `filter` names (its provider,
+    /// tenant and handler), of its event ID and type when it names them:
+    /// the oldest `filter.limit` among the first entries of each lane's
+    /// stream and retry set (as many as the limit, or `READ` to find an
+    /// event type), and how many wait in those lanes.
+    pub async fn waiting(&self, filter: &DeliveryFilter) -> Result<WaitingList, StoreError> {
+        let limit = filter.limit.unwrap_or(READ).min(READ);
+        let read = if filter.event_type.is_some() {
+            READ
+        } else {
+            limit
+        };
+        let mut list = WaitingList::default();
+        for lane in self.lanes.iter().filter(|lane| {
+            filter.provider.as_ref().is_none_or(|p| *p == lane.provider)
+                && filter.tenant.as_ref().is_none_or(|t| *t == lane.tenant)
+                && filter.handler.as_ref().is_none_or(|h| *h == lane.handler)
+        }) {
+            let found = self
+                .redis
+                .lane_find(lane, filter.event_id.as_ref(), read)
+                .await?;
+            list.shown.extend(found.into_iter().filter(|w| {
+                filter
+                    .event_type
+                    .as_ref()
+                    .is_none_or(|t| t.as_str() == w.event_type)
+            }));
+            list.waiting += self.redis.lane_depth(lane).await?;
+        }
+        list.shown.sort_by(|a, b| a.recorded_at.cmp(&b.recorded_at));
+        list.shown.truncate(limit as usize);
+        Ok(list)
     }
 
     /// Streams holding deliveries that none of the lanes reads.

@@ -64,7 +64,10 @@ async fn killed_mid_publish_every_acceptance_reaches_every_broker(backend: Backe
     brokers.nats.wait_for(10, Duration::from_secs(60)).await;
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     while answered.load(Ordering::SeqCst) < 10 {
-        assert!(std::time::Instant::now() < deadline, "ten answers never came");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "ten answers never came"
+        );
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     node.kill9();

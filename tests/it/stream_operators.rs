@@ -1,8 +1,9 @@
 //! What operators see of non-critical deliveries waiting in Redis Streams
 //! (`store.non_critical_deliveries = "redis"`), which have no `delivery`
 //! row until they are dead letters: the pending gauge and the handler
-//! panel, the event's report and console page, a stream no configured
-//! handler reads, and what `events redeliver` says of such an event.
+//! panel, the event's report and console page, the console's list of
+//! waiting deliveries, a stream no configured handler reads, and what
+//! `events redeliver` says of such an event.
 
 use crate::common;
 
@@ -171,6 +172,75 @@ async fn the_console_lists_an_events_deliveries_waiting_in_its_streams() {
         "{page}"
     );
     assert!(!page.contains("billing <span"), "{page}");
+}
+
+/// The console's list of deliveries waiting in the streams: every one a
+/// handler has not acknowledged, oldest first, filtered by handler and
+/// event type; a filter that does not apply there is refused. Without
+/// streams the list is not offered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_console_lists_every_delivery_waiting_in_the_streams() {
+    use common::console::{console_app, Operator};
+    let sink = Sink::start(vec![]);
+    let nobody = common::servers::free_port();
+    let waits = format!(
+        "[handlers.waits]\nurl = \"http://127.0.0.1:{nobody}/\"\nevents = [\"stripe:*\"]\n\
+         signing_secret = \"{HANDLER_SECRET}\"\ntimeout = \"2s\"\nmax_attempts = 1000\n"
+    );
+    let app = console_app(Backend::Streams, &sink, &waits).await;
+    for (id, kind) in [
+        ("evt_w1", "charge.succeeded"),
+        ("evt_w2", "invoice.paid"),
+        ("evt_w3", "charge.succeeded"),
+    ] {
+        let w = Webhook::new("stripe", "acme", id, kind, id);
+        assert_eq!(app.send_json(&w).await.0, 200);
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    sink.wait_for(3, Duration::from_secs(5)).await;
+    let operator = Operator::sign_in(&app).await;
+    let (status, page) = operator.get("/console/events").await;
+    assert_eq!(status, 200);
+    assert!(page.contains("Waiting in Redis Streams"), "{page}");
+
+    let (status, page) = operator.get("/console/events?list=waiting").await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("3 deliveries wait"), "{page}");
+    let at = |id: &str| page.find(&format!(">{id}</a>")).unwrap_or(usize::MAX);
+    assert!(
+        at("evt_w1") < at("evt_w2") && at("evt_w2") < at("evt_w3") && at("evt_w3") < usize::MAX,
+        "oldest first: {page}"
+    );
+    assert_eq!(page.matches("<td>waits</td>").count(), 3, "{page}");
+    // `billing` acknowledged each: none of its deliveries waits.
+    assert!(!page.contains("<td>billing</td>"), "{page}");
+
+    let (_, page) = operator
+        .get("/console/events?list=waiting&handler=waits&event_type=invoice.paid")
+        .await;
+    assert!(
+        page.contains(">evt_w2</a>") && !page.contains(">evt_w1</a>"),
+        "{page}"
+    );
+    let (_, page) = operator
+        .get("/console/events?list=waiting&handler=billing")
+        .await;
+    assert!(
+        page.contains("0 deliveries wait") && page.contains("Nothing matches."),
+        "{page}"
+    );
+    let (status, page) = operator
+        .get("/console/events?list=waiting&state=pending")
+        .await;
+    assert_eq!(status, 400, "{page}");
+
+    // A store whose deliveries all live in PostgreSQL has no such list.
+    let plain = console_app(Backend::Redis, &sink, "").await;
+    let operator = Operator::sign_in(&plain).await;
+    let (_, page) = operator.get("/console/events").await;
+    assert!(!page.contains("Waiting in Redis Streams"), "{page}");
+    let (status, _) = operator.get("/console/events?list=waiting").await;
+    assert_eq!(status, 400);
 }
 
 const ADMIN_TOKEN: &str = "admin-token-for-stream-tests-0123";

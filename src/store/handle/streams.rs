@@ -11,8 +11,10 @@ use tokio::sync::Notify;
 
 use super::Store;
 use crate::ids::HandlerName;
-use crate::store::delivery::{HandlerDepth, LeaseFrom, Leased, QueueDepth, StreamLane};
-use crate::store::report::{StreamWaiting, UnreadStream};
+use crate::store::delivery::{
+    DeliveryFilter, HandlerDepth, LeaseFrom, Leased, QueueDepth, StreamLane,
+};
+use crate::store::report::{StreamWaiting, UnreadStream, WaitingList};
 use crate::store::streams::StreamQueue;
 use crate::store::types::EventKey;
 use crate::store::StoreError;
@@ -82,6 +84,16 @@ impl Store {
         match &self.streams {
             Some(s) => self.bounded("lookup", s.find(key)).await,
             None => Ok(Vec::new()),
+        }
+    }
+
+    /// The deliveries waiting in Redis Streams that `filter` matches, the
+    /// oldest first (nothing unless configured); see
+    /// [`StreamQueue::waiting`].
+    pub async fn stream_list(&self, filter: &DeliveryFilter) -> Result<WaitingList, StoreError> {
+        match &self.streams {
+            Some(s) => self.bounded("list", s.waiting(filter)).await,
+            None => Ok(WaitingList::default()),
         }
     }
 

@@ -2,7 +2,7 @@
 //! (`store.non_critical_deliveries = "redis"`): once one has run out of
 //! attempts it is written here, a `dead` row of the `delivery` table with
 //! its last attempt, so operators find, inspect and requeue it as any
-//! other dead letter (the console, `hookline deliveries`, the
+//! other dead letter (the console, `hookline dead-letters`, the
 //! `dead_letters` alert). A requeued one is then delivered from this table.
 
 use sha2::{Digest, Sha256};

@@ -248,14 +248,15 @@ impl RedisDedup {
 }
 
 impl RedisDedup {
-    /// `event_id`'s deliveries waiting in `lane` (stream_find.lua: among
-    /// the first `READ` entries of its stream and of its retry set).
+    /// Deliveries waiting in `lane`, `event_id`'s or every one
+    /// (stream_find.lua: among the first `read` entries of its stream and
+    /// the first `read` of its retry set).
     pub(crate) async fn lane_find(
         &self,
         lane: &StreamLane,
-        event_id: &EventId,
+        event_id: Option<&EventId>,
+        read: u32,
     ) -> Result<Vec<StreamWaiting>, StoreError> {
-        const READ: u32 = 1000;
         let mut conn = self.conn().await?;
         let [stream, retry] = self.lane_keys(lane);
         let found: Vec<(i64, HashMap<String, String>)> = self
@@ -263,20 +264,27 @@ impl RedisDedup {
             .stream_find
             .key(stream)
             .key(retry)
-            .arg(event_id.as_str())
-            .arg(READ)
+            .arg(event_id.map_or("", EventId::as_str))
+            .arg(read.max(1))
             .invoke_async(&mut conn)
             .await
             .map_err(StoreError::redis("lookup"))?;
         Ok(found
             .into_iter()
-            .map(|(due, f)| StreamWaiting {
-                handler: lane.handler.clone(),
-                attempts: f.get("a").and_then(|a| a.parse().ok()).unwrap_or(0),
-                last_status: f.get("s").and_then(|s| s.parse().ok()),
-                last_error: f.get("x").filter(|x| !x.is_empty()).cloned(),
-                recorded_at: rfc3339_ms(f.get("m").and_then(|m| m.parse().ok()).unwrap_or(0)),
-                retry_at: (due >= 0).then(|| rfc3339_ms(due)),
+            .map(|(due, mut f)| {
+                let mut take = |name: &str| f.remove(name).unwrap_or_default();
+                StreamWaiting {
+                    provider: lane.provider.clone(),
+                    tenant: lane.tenant.clone(),
+                    event_id: take("e"),
+                    event_type: take("t"),
+                    handler: lane.handler.clone(),
+                    attempts: take("a").parse().unwrap_or(0),
+                    last_status: take("s").parse().ok(),
+                    last_error: Some(take("x")).filter(|x| !x.is_empty()),
+                    recorded_at: rfc3339_ms(take("m").parse().unwrap_or(0)),
+                    retry_at: (due >= 0).then(|| rfc3339_ms(due)),
+                }
             })
             .collect())
     }

@@ -1,6 +1,7 @@
 -- End a worker's hold on a stream delivery, if it still holds it: the
 -- entry is acknowledged and deleted, and with 'retry' a copy with its
--- attempt count and last answer goes into the retry set, due at ARGV[5].
+-- attempt count, last answer and kept attempts goes into the retry set,
+-- due at ARGV[5].
 -- (A dead letter is written to PostgreSQL before this runs with 'ack'.)
 --
 -- KEYS[1]  the handler's stream
@@ -14,6 +15,10 @@
 --          attempts and last answer (handed back unattempted)
 -- ARGV[7]  with 'retry': the last attempt's status ('' for none)
 -- ARGV[8]  with 'retry': the last attempt's error ('' for none)
+-- ARGV[9]  with 'retry' after an attempt: the attempt as one line of JSON,
+--          added to the entry's kept attempts (`l`, one per line)
+-- ARGV[10] with 'retry' after an attempt: most attempts `l` keeps (the
+--          latest)
 --
 -- Returns 1 when done, 0 when another worker holds the entry now (or it is
 -- gone): nothing is written.
@@ -26,14 +31,23 @@ if ARGV[4] == 'retry' then
   if #e == 1 then
     local fields, kept = e[1][2], {}
     local attempted = ARGV[6] ~= ''
+    local lines = {}
     for i = 1, #fields, 2 do
       local f = fields[i]
-      if not attempted or (f ~= 'a' and f ~= 's' and f ~= 'x') then
+      if f == 'l' and attempted then
+        for line in string.gmatch(fields[i + 1], '[^\n]+') do
+          lines[#lines + 1] = line
+        end
+      elseif not attempted or (f ~= 'a' and f ~= 's' and f ~= 'x') then
         kept[#kept + 1] = f
         kept[#kept + 1] = fields[i + 1]
       end
     end
     if attempted then
+      lines[#lines + 1] = ARGV[9]
+      local first = math.max(1, #lines - tonumber(ARGV[10]) + 1)
+      kept[#kept + 1] = 'l'
+      kept[#kept + 1] = table.concat(lines, '\n', first, #lines)
       kept[#kept + 1] = 'a'
       kept[#kept + 1] = ARGV[6]
       kept[#kept + 1] = 's'

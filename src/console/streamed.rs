@@ -4,6 +4,7 @@
 
 use maud::{html, Markup};
 
+use crate::store::delivery::rfc3339_ms;
 use crate::store::StreamWaiting;
 use crate::text::plural;
 
@@ -37,6 +38,21 @@ fn one(w: &StreamWaiting) -> Markup {
                 @match &w.retry_at {
                     Some(at) => { "; next attempt at " (at) "." }
                     None => { "; due now, or being attempted." }
+                }
+            }
+            @if !w.kept.is_empty() {
+                div.scroll { table {
+                    thead { tr { th { "#" } th { "Started" } th { "Status" } th { "Latency" } th { "Error" } } }
+                    tbody { @for a in &w.kept { tr.attempt {
+                        td { (a.attempt) }
+                        td { (rfc3339_ms(a.started_ms)) }
+                        td { @if let Some(s) = a.status { (s) } @else { "—" } }
+                        td { (a.latency_ms) " ms" }
+                        td { (a.error.as_deref().unwrap_or("")) }
+                    } } }
+                } }
+                @if w.kept.len() < w.attempts as usize {
+                    p.muted { "The latest " (w.kept.len()) " attempts are kept." }
                 }
             }
         }

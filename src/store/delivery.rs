@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use super::stream_entry::{KeptAttempt, StreamEntry};
 use super::StoreError;
 use crate::ids::{EventId, EventType, HandlerName, ProviderName, TenantName};
 
@@ -40,9 +41,9 @@ impl DeliveryState {
 pub enum Place {
     /// A row of the `delivery` table, by its ID.
     Row(i64),
-    /// An entry of a Redis Stream, by its entry ID (non-critical, with
-    /// `store.non_critical_deliveries = "redis"`).
-    Stream(String),
+    /// An entry of a Redis Stream, with the attempts it kept (non-critical,
+    /// with `store.non_critical_deliveries = "redis"`).
+    Stream(StreamEntry),
 }
 
 /// A delivery a worker holds a lease on.
@@ -79,7 +80,7 @@ impl Leased {
     pub fn name(&self) -> String {
         match &self.place {
             Place::Row(id) => id.to_string(),
-            Place::Stream(entry) => format!("stream entry {entry}"),
+            Place::Stream(entry) => format!("stream entry {}", entry.id),
         }
     }
 
@@ -95,7 +96,7 @@ impl Leased {
     /// Its stream entry's ID, for the stream scripts (`op`); a row has none.
     pub(crate) fn entry_id(&self, op: &'static str) -> Result<&str, StoreError> {
         match &self.place {
-            Place::Stream(entry) => Ok(entry),
+            Place::Stream(entry) => Ok(&entry.id),
             Place::Row(_) => Err(StoreError::internal(op, "not a stream delivery")),
         }
     }
@@ -391,5 +392,16 @@ impl AttemptRecord {
     pub(crate) fn storable(&self) -> (String, Option<String>) {
         let clean = |s: &str| s.replace('\0', "\u{FFFD}");
         (clean(&self.response_body), self.error.as_deref().map(clean))
+    }
+
+    /// What a stream entry keeps of it.
+    pub(crate) fn kept(&self) -> KeptAttempt {
+        KeptAttempt {
+            attempt: self.attempt,
+            started_ms: self.started_ms,
+            status: self.status,
+            latency_ms: super::types::ms(self.latency),
+            error: self.storable().1,
+        }
     }
 }

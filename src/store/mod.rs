@@ -34,6 +34,7 @@ mod redis_pg;
 mod report;
 pub mod retry;
 mod sql;
+pub mod stream_entry;
 mod streams;
 mod traits;
 mod types;

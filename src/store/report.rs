@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::delivery::{AttemptView, DeliveryFilter, DeliveryView};
+use super::stream_entry::KeptAttempt;
 use super::types::{hex_bytes, DedupRecord, EventKey, HeldEvent, ProcessedEvent, QuarantinedCopy};
 use super::{Store, StoreError};
 use crate::ids::{EventId, HandlerName, ProviderName, TenantName};
@@ -81,6 +82,9 @@ pub struct StreamWaiting {
     /// When its next attempt is due, if it waits to be retried; `None`
     /// when it waits in the stream (due now, or being attempted).
     pub retry_at: Option<String>,
+    /// The attempts its entry kept, oldest first (the last
+    /// `KEPT_ATTEMPTS`).
+    pub kept: Vec<KeptAttempt>,
 }
 
 /// The first deliveries waiting in Redis Streams that a filter matches,

@@ -107,6 +107,34 @@ async fn a_non_critical_event_is_retried_from_its_stream_with_one_webhook_id_and
     );
 }
 
+/// An entry keeps its latest `KEPT_ATTEMPTS` attempts while it waits, so
+/// a dead letter after more holds those and its last, numbered as made.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_letter_after_many_attempts_holds_the_latest_kept_and_its_last() {
+    use hookline::store::stream_entry::KEPT_ATTEMPTS;
+    let sink = Sink::start(vec![]);
+    sink.always(Reply::Status(503));
+    let max = KEPT_ATTEMPTS + 2;
+    // Its circuit stays closed through every failure.
+    let mut opts = AppOptions::new(Backend::Streams);
+    opts.extra = handler(&sink.url, &format!("max_attempts = {max}"))
+        .replace("[delivery]\n", "[delivery]\ncircuit_failures = 100\n");
+    let app = spawn_app_with(opts).await;
+    let w = Webhook::new("stripe", "acme", "evt_many", "charge.failed", "x");
+    assert_eq!(app.send_json(&w).await.0, 200);
+    let d = wait_row(&app, "evt_many", DeliveryState::Dead).await;
+    assert_eq!(d.attempts, max);
+    let attempts = app.store.records().attempts(d.id).await.unwrap();
+    let numbers: Vec<u32> = attempts.iter().map(|a| a.attempt).collect();
+    let expected: Vec<u32> = (max - KEPT_ATTEMPTS..=max).collect();
+    assert_eq!(numbers, expected);
+    assert!(
+        attempts.iter().all(|a| a.status == Some(503)),
+        "{attempts:?}"
+    );
+    assert_eq!(sink.received().len() as u32, max);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stream_delivery_out_of_attempts_is_a_dead_letter_operators_requeue() {
     let sink = Sink::start(vec![]);
@@ -120,9 +148,15 @@ async fn a_stream_delivery_out_of_attempts_is_a_dead_letter_operators_requeue() 
         (d.handler.as_str(), d.event_type.as_str()),
         ("billing", "charge.failed")
     );
+    // Every attempt is on the dead letter: the one its entry kept while it
+    // waited to be retried, and the last.
     let attempts = app.store.records().attempts(d.id).await.unwrap();
-    assert_eq!(attempts.len(), 1, "the last attempt is kept: {attempts:?}");
-    assert_eq!((attempts[0].attempt, attempts[0].status), (2, Some(500)));
+    let made: Vec<_> = attempts.iter().map(|a| (a.attempt, a.status)).collect();
+    assert_eq!(made, [(1, Some(500)), (2, Some(500))], "{attempts:?}");
+    assert!(
+        attempts[0].started_at < attempts[1].started_at,
+        "{attempts:?}"
+    );
     assert_eq!(sink.received().len(), 2);
     drained(&streams_of(&app)).await;
     // Fixed, the handler gets it from the requeued dead letter, same ID.

@@ -54,6 +54,10 @@ async fn a_waiting_stream_delivery_counts_in_the_pending_gauge_and_the_handler_p
     assert_eq!(w.handler, "billing");
     assert!(w.attempts >= 1 && w.retry_at.is_some(), "{w:?}");
     assert!(w.last_error.is_some() && w.last_status.is_none(), "{w:?}");
+    // Each attempt made is kept with the entry, the first one first.
+    assert_eq!(w.kept.len() as u32, w.attempts, "{w:?}");
+    assert_eq!(w.kept[0].attempt, 1, "{w:?}");
+    assert!(w.kept.iter().all(|a| a.error.is_some()), "{w:?}");
     // Another event of the tenant is not this one's.
     let other = common::key("stripe", "acme", "evt_other");
     assert!(streams_of(&app)

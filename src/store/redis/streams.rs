@@ -12,7 +12,8 @@
 //! `e` event ID, `t` event type, `b` body, `m` when it was recorded (ms),
 //! and when present `c` content type, `h` forwarded headers (JSON pairs),
 //! `p` the request's `traceparent`, `q` its query string; after a failed
-//! attempt `a` attempts made, `s` the last status, `x` the last error.
+//! attempt `a` attempts made, `s` the last status, `x` the last error, `l`
+//! the attempts kept (`stream_entry.rs`).
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -24,6 +25,7 @@ use crate::ids::{EventId, EventType, HandlerName};
 use crate::provider::VerifiedWebhook;
 use crate::store::delivery::{rfc3339_ms, AttemptRecord, Leased, Place, StreamLane};
 use crate::store::report::{StreamWaiting, UnreadStream};
+use crate::store::stream_entry::{KeptAttempt, StreamEntry, KEPT_ATTEMPTS};
 use crate::store::types::{ms, now_ms};
 use crate::store::StoreError;
 
@@ -148,15 +150,17 @@ impl RedisDedup {
                 script.arg("retry").arg(due_ms);
                 match attempt {
                     Some(a) => {
-                        let (_, error) = a.storable();
+                        let kept = a.kept();
                         let status = a.status.map(|s| s.to_string()).unwrap_or_default();
                         script
                             .arg(a.attempt)
                             .arg(status)
-                            .arg(error.unwrap_or_default());
+                            .arg(kept.error.as_deref().unwrap_or_default())
+                            .arg(kept.line())
+                            .arg(KEPT_ATTEMPTS);
                     }
                     None => {
-                        script.arg("").arg("").arg("");
+                        script.arg("").arg("").arg("").arg("").arg(0);
                     }
                 }
             }
@@ -284,6 +288,7 @@ impl RedisDedup {
                     last_error: Some(take("x")).filter(|x| !x.is_empty()),
                     recorded_at: rfc3339_ms(take("m").parse().unwrap_or(0)),
                     retry_at: (due >= 0).then(|| rfc3339_ms(due)),
+                    kept: KeptAttempt::parse_lines(&take("l")),
                 }
             })
             .collect())
@@ -312,6 +317,7 @@ fn leased(
         .unwrap_or_default();
     let trace_parent = text("p")?;
     let query = text("q")?.unwrap_or_default();
+    let kept = text("l")?.map_or_else(Vec::new, |l| KeptAttempt::parse_lines(&l));
     let body = f.remove("b").ok_or_else(|| bad("no body"))?;
     Ok(Leased {
         provider: lane.provider.clone(),
@@ -327,6 +333,6 @@ fn leased(
         trace_parent,
         query,
         handed: false,
-        place: Place::Stream(id),
+        place: Place::Stream(StreamEntry { id, attempts: kept }),
     })
 }

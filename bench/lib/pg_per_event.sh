@@ -14,7 +14,8 @@
 # bench-load at a fixed rate, waits for the deliveries to drain, and reads
 # both again. Prints, per delivered event: statements' total execution
 # time and the PostgreSQL processes' CPU time, in ms; then the statements
-# that cost the most. Raw output is kept in $PG_EVENTS_OUT if set.
+# that cost the most. Raw output is kept in $PG_EVENTS_OUT if set, with
+# the figures as summary.json (what bench/run's report reads).
 #
 # Knobs (environment): PG_EVENTS_RATE (offered requests/s, 500),
 # PG_EVENTS_DURATION (measured s, 20), PG_EVENTS_CRITICAL (yes),
@@ -159,7 +160,7 @@ psql "$DB_URL" -AtqF $'\t' -c "
   FROM pg_stat_user_tables ORDER BY relname" >"$WORK/tables.tsv"
 stop_node
 
-python3 - "$WORK" "$CLK_TCK" <<'PY'
+python3 - "$WORK" "$CLK_TCK" "$RATE" "$DURATION" "$CRITICAL" "$STORE" <<'PY'
 import json, sys, os
 work, tck = sys.argv[1], int(sys.argv[2])
 def cpu(name):
@@ -186,10 +187,23 @@ for s in stmts[:8]:
 print("tables (inserts, updates, HOT updates, bytes):")
 for l in open(os.path.join(work, "tables.tsv")):
     print("  " + l.rstrip("\n").replace("\t", "  "))
+# The same figures for bench/run's report (bench/report_issue25.py).
+json.dump({
+    "delivered": delivered,
+    "offered_per_s": load["requests_per_s"],
+    "new_per_s": load["accepted_per_s"],
+    "p99_ms": load["latency_ms"]["p99"],
+    "exec_ms_per_event": exec_ms / delivered,
+    "cpu_ms_per_event": ticks * 1000 / tck / delivered,
+    "calls_per_event": sum(int(s[1]) for s in stmts) / delivered,
+    "top": [{"ms_per_event": float(s[0]) / delivered, "calls_per_event": int(s[1]) / delivered,
+             "text": s[3]} for s in stmts[:5]],
+    "settings": dict(zip(("rate", "duration_s", "critical", "store"), sys.argv[3:7])),
+}, open(os.path.join(work, "summary.json"), "w"), indent=1)
 PY
 if [ -n "${PG_EVENTS_OUT:-}" ]; then
   mkdir -p "$PG_EVENTS_OUT"
-  cp "$WORK"/{load.json,sink.json,statements.tsv,tables.tsv,cpu.before,cpu.after} "$PG_EVENTS_OUT/"
+  cp "$WORK"/{load.json,sink.json,statements.tsv,tables.tsv,cpu.before,cpu.after,summary.json} "$PG_EVENTS_OUT/"
   cp "$(dirname "$HL_CONFIG")/serve.log" "$PG_EVENTS_OUT/hookline.log"
   cp "$WORK/pids" "$PG_EVENTS_OUT/pids"
   cp "$HL_CONFIG" "$PG_EVENTS_OUT/hookline.toml"

@@ -1,0 +1,147 @@
+"""Issue 25's targets, judged from bench/results.json (used by report.py).
+
+Capacity is the highest offered rate among a scenario's passes (its
+closed-loop maximum and its sustained-rate search) where every answer was
+2xx, deliveries kept pace at 95% or more of the new events, the backlog at
+the end was under 1 s of them and p99 was at most 100 ms. The passes are
+those of one run, so the capacity is bracketed: the highest pass that met
+the bounds, and the lowest above it that did not.
+"""
+
+from report_targets import bare_rate, f0, pct, pg_rate
+
+CAPACITY_P99_MS = 100
+DELIVERED_SHARE = 0.95
+BACKLOG_S = 1.0
+PG_MS_PER_EVENT = 0.08
+REDIS_ONLY_SHARE = 0.40
+
+# (scenario, what, baseline, share of the baseline): issue 25, item 3.
+CAPACITY_TARGETS = [
+    ("redis-noncritical", "redis store, non-critical, one handler (deliveries in PostgreSQL)", "bare", 0.10),
+    ("redis-noncritical-streams", "redis store, non-critical, one handler (deliveries in Redis Streams)", "bare", 0.10),
+    ("redis-critical", "redis + PostgreSQL, critical, one handler", "pgbench", 1.00),
+    ("embedded", "embedded store, critical, one handler", "bare", 0.05),
+]
+
+
+def failed_bounds(p):
+    """The capacity bounds pass `p` fails, by name (empty: it meets them)."""
+    failed = []
+    other = sum(n for s, n in p["status"].items() if not s.startswith("2")) + p["errors"]
+    if other or p["answered"] < p["scheduled"]:
+        failed.append("answers not 2xx")
+    d = p.get("deliveries") or {}
+    new = p["accepted_per_s"]
+    if new and (d.get("per_second") or 0) < DELIVERED_SHARE * new:
+        failed.append(f"delivered {pct((d.get('per_second') or 0) / new)} of new events")
+    if new and (d.get("backlog_at_end") or 0) / new >= BACKLOG_S:
+        failed.append(f"backlog {d['backlog_at_end'] / new:.1f} s")
+    if p["latency_ms"]["p99"] > CAPACITY_P99_MS:
+        failed.append(f"p99 {p['latency_ms']['p99']:.0f} ms")
+    return failed
+
+
+def passes(res, name):
+    out = []
+    if name in res.get("scenarios", {}):
+        out.append(res["scenarios"][name]["max"])
+    sus = res.get("sustained", {}).get(name)
+    if sus:
+        out += [s["pass"] for s in sus["search"]["steps"]]
+    return out
+
+
+def capacity(res, name):
+    """(highest pass meeting the bounds, lowest failing pass above it);
+    either may be None."""
+    ps = passes(res, name)
+    met = [p for p in ps if not failed_bounds(p)]
+    low = max(met, key=lambda p: p["requests_per_s"]) if met else None
+    floor = low["requests_per_s"] if low else 0
+    above = [p for p in ps if failed_bounds(p) and p["requests_per_s"] > floor]
+    high = min(above, key=lambda p: p["requests_per_s"]) if above else None
+    return low, high
+
+
+def describe(low, high, ref, unit):
+    parts = []
+    if low:
+        parts.append(f"{f0(low['requests_per_s'])}/s met the bounds ({f0(low['accepted_per_s'])} new/s, "
+                     f"p99 {low['latency_ms']['p99']:.0f} ms)")
+    if high:
+        parts.append(f"{f0(high['requests_per_s'])}/s did not ({'; '.join(failed_bounds(high))})")
+    if low and high:
+        span = f"{pct(low['requests_per_s'] / ref)}-{pct(high['requests_per_s'] / ref)}"
+    elif low:
+        span = f"at least {pct(low['requests_per_s'] / ref)}"
+    elif high:
+        span = f"below {pct(high['requests_per_s'] / ref)}"
+    else:
+        span = "n/a"
+    return "; ".join(parts) + f": **{span} of {f0(ref)} {unit}**"
+
+
+def targets(res):
+    """(target, measured, verdict) for issue 25's capacity, sustained and
+    PostgreSQL-per-event targets."""
+    out = []
+    for name, what, base, share in CAPACITY_TARGETS:
+        target = f"{what}: capacity >= {pct(share)} of {'the bare endpoint' if base == 'bare' else 'pgbench'}"
+        ref = bare_rate(res) if base == "bare" else pg_rate(res)
+        low, high = capacity(res, name)
+        if ref is None or not (low or high):
+            out.append((target, "not in this run", "not measured"))
+            continue
+        met = low is not None and low["requests_per_s"] >= share * ref
+        out.append((target, describe(low, high, ref, "req/s" if base == "bare" else "tps"),
+                    "met" if met else "missed"))
+        sus = res.get("sustained", {}).get(name)
+        if sus is not None and low is not None:
+            need = low["requests_per_s"] / 2
+            rate = sus["sustained_rate"] or 0
+            out.append((f"{what}: sustained (p99 <= 10 ms) >= half the capacity",
+                        f"{f0(rate)}/s against {f0(need)}/s (half the capacity's lower bound)",
+                        "met" if rate >= need else "missed"))
+    target = f"Redis-only path (no handler, non-critical) >= {pct(REDIS_ONLY_SHARE)} of the bare endpoint"
+    only = res.get("scenarios", {}).get("redis-noncritical-nohandler")
+    ref = bare_rate(res)
+    if only is None or ref is None:
+        out.append((target, "not in this run", "not measured"))
+    else:
+        rate = only["max"]["requests_per_s"]
+        sus = (res.get("sustained", {}).get("redis-noncritical-nohandler") or {}).get("sustained_rate")
+        out.append((target, f"closed-loop maximum {f0(rate)} req/s = **{pct(rate / ref)}**"
+                    + (f"; sustained {f0(sus)}/s = {pct(sus / ref)}" if sus else ""),
+                    "met" if rate >= REDIS_ONLY_SHARE * ref else "missed"))
+    pg = res.get("pg_per_event")
+    target = f"PostgreSQL time per delivered critical event <= {PG_MS_PER_EVENT} ms"
+    if pg is None:
+        out.append((target, "not in this run", "not measured"))
+    else:
+        worst = max(pg["exec_ms_per_event"], pg["cpu_ms_per_event"])
+        out.append((target, f"{pg['exec_ms_per_event']:.3f} ms of statement execution "
+                    f"(`pg_stat_statements`), {pg['cpu_ms_per_event']:.3f} ms of PostgreSQL CPU, "
+                    f"at {f0(pg['offered_per_s'])} req/s", "met" if worst <= PG_MS_PER_EVENT else "missed"))
+    return out
+
+
+def pg_section(res):
+    pg = res.get("pg_per_event")
+    if pg is None:
+        return []
+    s = pg["settings"]
+    L = ["", "## PostgreSQL time per delivered event (issue 25, item 1)", "",
+         f"`PG_EVENTS_RATE={s['rate']} PG_EVENTS_DURATION={s['duration_s']} bench/lib/pg_per_event.sh` "
+         f"with this run's binaries: critical {s['critical']}, store {s['store']}, one handler, on a "
+         "PostgreSQL of its own with `pg_stat_statements`; the processes' CPU from /proc.", "",
+         f"- {f0(pg['delivered'])} events delivered ({f0(pg['offered_per_s'])} req/s offered, "
+         f"{f0(pg['new_per_s'])} new/s, p99 {pg['p99_ms']:.1f} ms)",
+         f"- statement execution: **{pg['exec_ms_per_event']:.3f} ms per event** "
+         f"({pg['calls_per_event']:.2f} statements per event)",
+         f"- PostgreSQL CPU: **{pg['cpu_ms_per_event']:.3f} ms per event** (target {PG_MS_PER_EVENT} ms)",
+         "", "| ms per event | calls per event | statement |", "|---|---|---|"]
+    for t in pg["top"]:
+        text = t["text"].replace("|", "\\|")
+        L.append(f"| {t['ms_per_event']:.4f} | {t['calls_per_event']:.2f} | `{text}` |")
+    return L

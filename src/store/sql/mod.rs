@@ -13,6 +13,7 @@ mod handshakes;
 mod held;
 mod ledger;
 mod queue;
+mod rows;
 mod sessions;
 mod verdicts;
 

@@ -9,10 +9,12 @@ use async_trait::async_trait;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
 use super::filter::{self, bind, Param};
+use super::rows::{
+    AttemptRow, DeliveryRow, HandlerCounts, LeasedRow, DELIVERY_COLUMNS, LEASED_COLUMNS,
+};
 use super::{Dialect, Tables};
 use crate::store::delivery::{
-    AttemptRow, AttemptView, DeliveryFilter, DeliveryRow, DeliveryView, HandlerCounts,
-    HandlerDepth, LeaseFrom, Leased, LeasedRow, QueueDepth, DELIVERY_COLUMNS, LEASED_COLUMNS,
+    AttemptView, DeliveryFilter, DeliveryView, HandlerDepth, LeaseFrom, Leased, QueueDepth,
 };
 use crate::store::records::DeliveryRecords;
 use crate::store::types::ms;

@@ -57,6 +57,7 @@ pub(super) fn scope() -> actix_web::Scope<
             web::post().to(release),
         )
         .route("/dead-letters", web::get().to(dead_letters))
+        .route("/waiting", web::get().to(waiting))
         .route("/dead-letters/replay", web::post().to(replay))
         .route("/dead-letters/{id}/replay", web::post().to(replay_one))
         .route(
@@ -260,6 +261,31 @@ async fn dead_letters(
         .await
         .map_err(ApiError::lookup)?;
     Ok(HttpResponse::Ok().json(serde_json::json!({"dead_letters": rows})))
+}
+
+/// The deliveries waiting in Redis Streams that the query's filters
+/// match, oldest first (at most `limit`, 50 unless given), and how many
+/// wait in the streams they name.
+async fn waiting(
+    query: web::Query<DeadLetterQuery>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    if query.all {
+        return Err(ApiError::invalid("all", "applies to replay only"));
+    }
+    if !state.store.streams_deliveries() {
+        return Err(ApiError::NotFound(
+            "no delivery waits in Redis Streams: store.non_critical_deliveries is \"postgres\""
+                .into(),
+        ));
+    }
+    let filter = query.filters()?.to_filter(Some(query.limit.unwrap_or(50)));
+    let list = state
+        .store
+        .stream_list(&filter)
+        .await
+        .map_err(ApiError::lookup)?;
+    Ok(HttpResponse::Ok().json(list))
 }
 
 /// Replay every dead letter matching the query's filters; with none, only

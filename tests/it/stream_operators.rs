@@ -178,10 +178,10 @@ async fn the_console_lists_an_events_deliveries_waiting_in_its_streams() {
     assert!(!page.contains("billing <span"), "{page}");
 }
 
-/// The console's list of deliveries waiting in the streams: every one a
-/// handler has not acknowledged, oldest first, filtered by handler and
-/// event type; a filter that does not apply there is refused. Without
-/// streams the list is not offered.
+/// The console's list of deliveries waiting in the streams (and the admin
+/// API's): every one a handler has not acknowledged, oldest first,
+/// filtered by handler and event type; a filter that does not apply there
+/// is refused. Without streams the list is not offered.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_console_lists_every_delivery_waiting_in_the_streams() {
     use common::console::{console_app, Operator};
@@ -238,6 +238,27 @@ async fn the_console_lists_every_delivery_waiting_in_the_streams() {
         .await;
     assert_eq!(status, 400, "{page}");
 
+    // The admin API lists the same, as JSON.
+    let admin = |app: &TestApp, query: &str| {
+        app.client
+            .get(format!("{}/admin/waiting{query}", app.address))
+            .bearer_auth(common::console::TOKEN)
+            .send()
+    };
+    let res = admin(&app, "?handler=waits&limit=2").await.unwrap();
+    assert_eq!(res.status(), 200);
+    let list: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(list["waiting"], 3, "{list}");
+    let ids: Vec<_> = list["shown"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["event_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["evt_w1", "evt_w2"], "{list}");
+    let res = admin(&app, "?tenat=acme").await.unwrap();
+    assert_eq!(res.status(), 400);
+
     // A store whose deliveries all live in PostgreSQL has no such list.
     let plain = console_app(Backend::Redis, &sink, "").await;
     let operator = Operator::sign_in(&plain).await;
@@ -245,6 +266,7 @@ async fn the_console_lists_every_delivery_waiting_in_the_streams() {
     assert!(!page.contains("Waiting in Redis Streams"), "{page}");
     let (status, _) = operator.get("/console/events?list=waiting").await;
     assert_eq!(status, 400);
+    assert_eq!(admin(&plain, "").await.unwrap().status(), 404);
 }
 
 const ADMIN_TOKEN: &str = "admin-token-for-stream-tests-0123";

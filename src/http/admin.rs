@@ -273,13 +273,14 @@ async fn waiting(
     if query.all {
         return Err(ApiError::invalid("all", "applies to replay only"));
     }
+    // The caller's input is checked first, whatever the store.
+    let filter = query.filters()?.to_filter(Some(query.limit.unwrap_or(50)));
     if !state.store.streams_deliveries() {
         return Err(ApiError::NotFound(
             "no delivery waits in Redis Streams: store.non_critical_deliveries is \"postgres\""
                 .into(),
         ));
     }
-    let filter = query.filters()?.to_filter(Some(query.limit.unwrap_or(50)));
     let list = state
         .store
         .stream_list(&filter)

@@ -67,6 +67,8 @@ async fn every_admin_route_refuses_control_characters_as_input(backend: Backend)
             ("GET", format!("/admin/dead-letters?event_id={bad}")),
             ("GET", format!("/admin/dead-letters?provider={bad}")),
             ("GET", format!("/admin/dead-letters?handler=x{bad}")),
+            ("GET", format!("/admin/waiting?tenant=acme{bad}")),
+            ("GET", format!("/admin/waiting?handler=x{bad}")),
             (
                 "POST",
                 format!("/admin/dead-letters/replay?tenant=acme{bad}"),
@@ -84,6 +86,8 @@ async fn every_admin_route_refuses_control_characters_as_input(backend: Backend)
         ("POST", "/admin/dead-letters/abc/replay".to_owned()),
         ("GET", "/admin/dead-letters?limit=ten".to_owned()),
         ("GET", "/admin/dead-letters?limit=-1".to_owned()),
+        ("GET", "/admin/waiting?limit=ten".to_owned()),
+        ("GET", "/admin/waiting?tenat=acme".to_owned()),
         // A typo is refused, not ignored (it would widen a replay).
         ("POST", "/admin/dead-letters/replay?tenat=acme".to_owned()),
         ("POST", "/admin/dead-letters/replay?all=maybe".to_owned()),

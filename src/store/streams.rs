@@ -178,16 +178,12 @@ impl StreamQueue {
 
     /// The deliveries waiting in the lanes `filter` names (its provider,
     /// tenant and handler), of its event ID and type when it names them:
-    /// the oldest `filter.limit` among the first entries of each lane's
-    /// stream and retry set (as many as the limit, or `READ` to find an
-    /// event type), and how many wait in those lanes.
+    /// the oldest `filter.limit` among the first `READ` entries of each
+    /// lane's stream and retry set, and how many wait in those lanes. All
+    /// `READ` are read whatever the limit: the retry set is in due order,
+    /// not recorded order, so its oldest entry may be anywhere in it.
     pub async fn waiting(&self, filter: &DeliveryFilter) -> Result<WaitingList, StoreError> {
         let limit = filter.limit.unwrap_or(READ).min(READ);
-        let read = if filter.event_type.is_some() {
-            READ
-        } else {
-            limit
-        };
         let mut list = WaitingList::default();
         for lane in self.lanes.iter().filter(|lane| {
             filter.provider.as_ref().is_none_or(|p| *p == lane.provider)
@@ -196,7 +192,7 @@ impl StreamQueue {
         }) {
             let found = self
                 .redis
-                .lane_find(lane, filter.event_id.as_ref(), read)
+                .lane_find(lane, filter.event_id.as_ref(), READ)
                 .await?;
             list.shown.extend(found.into_iter().filter(|w| {
                 filter

@@ -292,7 +292,7 @@ pub async fn list(
             let ids = rows.iter().map(|e| e.id).collect::<Vec<_>>();
             (events_table(&rows, record != EventRecord::Accepted), ids)
         }
-        "waiting" if state.store.streams_deliveries() => {
+        "waiting" if streams => {
             let filter = filters.to_waiting_filter()?;
             let list = state.store.stream_list(&filter).await?;
             (waiting_table(&list), Vec::new())

@@ -237,6 +237,15 @@ struct DeadLetterQuery {
 }
 
 impl DeadLetterQuery {
+    /// The filter of a listing: `limit`, or `default` when not given;
+    /// `all` applies to replays only.
+    fn listing(&self, default: Option<u32>) -> Result<DeliveryFilter, ApiError> {
+        if self.all {
+            return Err(ApiError::invalid("all", "applies to replay only"));
+        }
+        Ok(self.filters()?.to_filter(self.limit.or(default)))
+    }
+
     fn filters(&self) -> Result<DeadLetterFilters, InputError> {
         DeadLetterFilters::parse(
             self.provider.as_deref(),
@@ -251,10 +260,7 @@ async fn dead_letters(
     query: web::Query<DeadLetterQuery>,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, ApiError> {
-    if query.all {
-        return Err(ApiError::invalid("all", "applies to replay only"));
-    }
-    let filter = query.filters()?.to_filter(query.limit);
+    let filter = query.listing(None)?;
     let rows = state
         .store
         .with_records("list", |r| r.list(&filter))
@@ -270,11 +276,8 @@ async fn waiting(
     query: web::Query<DeadLetterQuery>,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, ApiError> {
-    if query.all {
-        return Err(ApiError::invalid("all", "applies to replay only"));
-    }
     // The caller's input is checked first, whatever the store.
-    let filter = query.filters()?.to_filter(Some(query.limit.unwrap_or(50)));
+    let filter = query.listing(Some(50))?;
     if !state.store.streams_deliveries() {
         return Err(ApiError::NotFound(
             "no delivery waits in Redis Streams: store.non_critical_deliveries is \"postgres\""

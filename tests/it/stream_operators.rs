@@ -15,6 +15,16 @@ use hookline::store::stream_lanes;
 
 use super::stream_deliveries::{app, streams_of, FAST};
 
+/// A handler `name` for every Stripe event that nothing answers (a port
+/// no one listens on): its deliveries wait in the streams to be retried.
+fn unanswered_handler(name: &str) -> String {
+    let nobody = common::servers::free_port();
+    format!(
+        "[handlers.{name}]\nurl = \"http://127.0.0.1:{nobody}/\"\nevents = [\"stripe:*\"]\n\
+         signing_secret = \"{HANDLER_SECRET}\"\ntimeout = \"2s\"\nmax_attempts = 1000\n"
+    )
+}
+
 /// An app whose handler nobody answers, and one event accepted for it:
 /// every attempt fails, and its delivery waits in the streams to retry.
 async fn with_a_waiting_delivery(event_id: &str) -> TestApp {
@@ -103,11 +113,7 @@ async fn a_node_without_the_handler_warns_of_its_waiting_deliveries_at_start() {
     use common::procs::{config, free_port, post, serve_with, wait_ready};
     let sink = Sink::start(vec![]);
     let dir = tempfile::tempdir().unwrap();
-    let nobody = free_port();
-    let gone = format!(
-        "[handlers.gone]\nurl = \"http://127.0.0.1:{nobody}/\"\nevents = [\"stripe:*\"]\n\
-         signing_secret = \"{HANDLER_SECRET}\"\ntimeout = \"2s\"\nmax_attempts = 1000\n"
-    );
+    let gone = unanswered_handler("gone");
     let (path, _store, _keys) = config(
         Backend::Streams,
         dir.path(),
@@ -155,11 +161,7 @@ async fn the_console_lists_an_events_deliveries_waiting_in_its_streams() {
     use common::console::{console_app, Operator};
     let sink = Sink::start(vec![]);
     // A second handler nothing answers: its delivery waits to be retried.
-    let nobody = common::servers::free_port();
-    let waits = format!(
-        "[handlers.waits]\nurl = \"http://127.0.0.1:{nobody}/\"\nevents = [\"stripe:*\"]\n\
-         signing_secret = \"{HANDLER_SECRET}\"\ntimeout = \"2s\"\nmax_attempts = 1000\n"
-    );
+    let waits = unanswered_handler("waits");
     let app = console_app(Backend::Streams, &sink, &waits).await;
     let w = Webhook::new("stripe", "acme", "evt_seen", "charge.succeeded", "x");
     assert_eq!(app.send_json(&w).await.0, 200);
@@ -186,11 +188,7 @@ async fn the_console_lists_an_events_deliveries_waiting_in_its_streams() {
 async fn the_console_lists_every_delivery_waiting_in_the_streams() {
     use common::console::{console_app, Operator};
     let sink = Sink::start(vec![]);
-    let nobody = common::servers::free_port();
-    let waits = format!(
-        "[handlers.waits]\nurl = \"http://127.0.0.1:{nobody}/\"\nevents = [\"stripe:*\"]\n\
-         signing_secret = \"{HANDLER_SECRET}\"\ntimeout = \"2s\"\nmax_attempts = 1000\n"
-    );
+    let waits = unanswered_handler("waits");
     let app = console_app(Backend::Streams, &sink, &waits).await;
     for (id, kind) in [
         ("evt_w1", "charge.succeeded"),
@@ -279,10 +277,9 @@ const ADMIN_TOKEN: &str = "admin-token-for-stream-tests-0123";
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn events_redeliver_says_where_a_stream_delivery_waits_or_that_none_is_kept() {
     let sink = Sink::start(vec![]);
-    let nobody = common::servers::free_port();
     let extra = format!(
-        "\n[admin]\ntoken = \"{ADMIN_TOKEN}\"\n\n[handlers.waits]\nurl = \"http://127.0.0.1:{nobody}/\"\n\
-         events = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\ntimeout = \"2s\"\nmax_attempts = 1000\n"
+        "\n[admin]\ntoken = \"{ADMIN_TOKEN}\"\n\n{}",
+        unanswered_handler("waits")
     );
     let app = app(&sink.url, &extra).await;
     let w = Webhook::new("stripe", "acme", "evt_redo", "charge.succeeded", "x");

@@ -1,11 +1,9 @@
 //! Finished spans on their way to the OTLP collector: a bounded queue that
 //! never makes a request wait, and one task that sends what is queued.
 //!
-//! A span ends on a request's or a delivery's thread; that thread writes
-//! it as protobuf ([`otlp::span`]) and `try_send`s the bytes here, so the
-//! span's data is freed by the thread that made it and the exporting task
-//! only puts buffers side by side. When the collector is slow or down the
-//! queue fills and further spans are dropped and counted
+//! A span ends on a request's or a delivery's thread; all that thread does
+//! is `try_send` it here. When the collector is slow or down the queue
+//! fills and further spans are dropped and counted
 //! (`hookline_spans_dropped_total`): memory stays bounded and no request
 //! is slowed by a peer that only watches. The sending task gathers what
 //! ends within [`GATHER`] of the first span (up to [`MAX_BATCH`]) into one
@@ -19,17 +17,13 @@
 use std::time::Duration;
 
 use futures::stream::{FuturesUnordered, StreamExt};
-use opentelemetry::{Context, InstrumentationScope};
+use opentelemetry::Context;
 use opentelemetry_sdk::error::OTelSdkResult;
-use opentelemetry_sdk::trace::{Span, SpanData, SpanProcessor};
-use opentelemetry_sdk::Resource;
+use opentelemetry_sdk::trace::{Span, SpanData, SpanExporter, SpanProcessor};
 use prometheus::IntCounter;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
-
-use super::collector::Post;
-use super::otlp;
 
 /// The most spans one export request carries.
 const MAX_BATCH: usize = 512;
@@ -49,21 +43,8 @@ pub const EXPORT_TIMEOUT: Duration = Duration::from_secs(5);
 /// The processor the tracer hands every finished span to.
 #[derive(Debug)]
 pub struct Queue {
-    tx: mpsc::Sender<Written>,
+    tx: mpsc::Sender<SpanData>,
     dropped: IntCounter,
-}
-
-/// One finished span, written as protobuf, and its scope.
-#[derive(Debug)]
-struct Written {
-    scope: InstrumentationScope,
-    span: Vec<u8>,
-}
-
-/// The resource every export names, written once.
-struct Described {
-    fields: Vec<u8>,
-    schema_url: String,
 }
 
 /// The task sending queued spans.
@@ -81,28 +62,21 @@ impl Sender {
     }
 }
 
-/// A queue of `capacity` spans and the task that sends them, as spans of
-/// `resource`, to `collector`. Must be called inside the runtime.
-pub fn start<P: Post>(
-    collector: P,
-    resource: &Resource,
-    capacity: usize,
-    dropped: IntCounter,
-) -> (Queue, Sender) {
+/// A queue of `capacity` spans and the task that sends them with
+/// `exporter`. Must be called inside the runtime.
+pub fn start<E>(exporter: E, capacity: usize, dropped: IntCounter) -> (Queue, Sender)
+where
+    E: SpanExporter + 'static,
+{
     let (tx, rx) = mpsc::channel(capacity);
     let stop = CancellationToken::new();
-    let resource = Described {
-        fields: otlp::resource(resource),
-        schema_url: resource.schema_url().unwrap_or_default().to_owned(),
-    };
-    let task = tokio::spawn(send(collector, resource, rx, dropped.clone(), stop.clone()));
+    let task = tokio::spawn(send(exporter, rx, dropped.clone(), stop.clone()));
     (Queue { tx, dropped }, Sender { task, stop })
 }
 
-async fn send<P: Post>(
-    collector: P,
-    resource: Described,
-    mut rx: mpsc::Receiver<Written>,
+async fn send<E: SpanExporter>(
+    exporter: E,
+    mut rx: mpsc::Receiver<SpanData>,
     dropped: IntCounter,
     stop: CancellationToken,
 ) {
@@ -113,14 +87,13 @@ async fn send<P: Post>(
     let mut closed = false;
     // Exports waiting for the collector, each with its span count.
     let mut sending = FuturesUnordered::new();
-    let export = |spans: Vec<Written>| {
+    let export = |spans: Vec<SpanData>| {
         let n = spans.len() as u64;
-        let body = request(&resource, spans);
-        let exported = tokio::time::timeout(EXPORT_TIMEOUT, collector.post(body));
+        let exported = tokio::time::timeout(EXPORT_TIMEOUT, exporter.export(spans));
         async move {
             match exported.await {
                 Ok(Ok(())) => (n, None),
-                Ok(Err(e)) => (n, Some(e)),
+                Ok(Err(e)) => (n, Some(e.to_string())),
                 Err(_) => (n, Some(format!("no answer within {EXPORT_TIMEOUT:?}"))),
             }
         }
@@ -177,19 +150,6 @@ async fn send<P: Post>(
     }
 }
 
-/// One export's body: the spans side by side, one group per scope (one
-/// for all of hookline's).
-fn request(resource: &Described, spans: Vec<Written>) -> Vec<u8> {
-    let mut scopes: Vec<(InstrumentationScope, Vec<u8>)> = Vec::with_capacity(1);
-    for written in spans {
-        match scopes.iter_mut().find(|(scope, _)| *scope == written.scope) {
-            Some((_, bytes)) => bytes.extend_from_slice(&written.span),
-            None => scopes.push((written.scope, written.span)),
-        }
-    }
-    otlp::request(&resource.fields, &resource.schema_url, &scopes)
-}
-
 /// Count and say what one export of `n` spans came to.
 fn note(dropped: &IntCounter, failing: &mut bool, n: u64, error: Option<String>) {
     match error {
@@ -213,17 +173,8 @@ impl SpanProcessor for Queue {
         if !span.span_context.is_sampled() {
             return;
         }
-        // Full, or the sender has stopped (the process is exiting): not
-        // worth writing.
-        if self.tx.capacity() == 0 || self.tx.is_closed() {
-            self.dropped.inc();
-            return;
-        }
-        let written = Written {
-            span: otlp::span(&span),
-            scope: span.instrumentation_scope,
-        };
-        if self.tx.try_send(written).is_err() {
+        // Full, or the sender has stopped (the process is exiting).
+        if self.tx.try_send(span).is_err() {
             self.dropped.inc();
         }
     }
@@ -246,46 +197,26 @@ mod tests {
     use opentelemetry::trace::{
         SpanContext, SpanId, SpanKind, Status, TraceFlags, TraceId, TraceState,
     };
-    use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-    use prost::Message as _;
+    use opentelemetry::InstrumentationScope;
 
     use super::*;
 
-    /// Decodes every export it is asked for, as a collector would.
+    /// Keeps the size of every export it is asked for.
     #[derive(Debug, Default, Clone)]
-    struct Exports(Arc<Mutex<Vec<ExportTraceServiceRequest>>>);
+    struct Exports(Arc<Mutex<Vec<usize>>>);
 
-    impl Post for Exports {
-        async fn post(&self, body: Vec<u8>) -> Result<(), String> {
-            let request =
-                ExportTraceServiceRequest::decode(&body[..]).map_err(|e| e.to_string())?;
-            self.0.lock().unwrap().push(request);
+    impl SpanExporter for Exports {
+        async fn export(&self, batch: Vec<SpanData>) -> OTelSdkResult {
+            self.0.lock().unwrap().push(batch.len());
             Ok(())
         }
     }
 
-    /// Spans per scope name, in one export.
-    fn scopes(request: &ExportTraceServiceRequest) -> Vec<(String, usize)> {
-        request.resource_spans[0]
-            .scope_spans
-            .iter()
-            .map(|s| (s.scope.as_ref().unwrap().name.clone(), s.spans.len()))
-            .collect()
-    }
-
     impl Exports {
-        fn sizes(&self) -> Vec<usize> {
-            let exports = self.0.lock().unwrap();
-            exports
-                .iter()
-                .map(|r| scopes(r).iter().map(|(_, n)| n).sum())
-                .collect()
-        }
-
         async fn wait_for(&self, spans: usize) -> Vec<usize> {
             let deadline = Instant::now() + Duration::from_secs(5);
             loop {
-                let sizes = self.sizes();
+                let sizes = self.0.lock().unwrap().clone();
                 if sizes.iter().sum::<usize>() >= spans || Instant::now() > deadline {
                     return sizes;
                 }
@@ -320,8 +251,7 @@ mod tests {
 
     fn queue(exports: &Exports, capacity: usize) -> (Queue, Sender, IntCounter) {
         let dropped = IntCounter::new("dropped", "dropped").unwrap();
-        let resource = Resource::builder().with_service_name("test").build();
-        let (queue, sender) = start(exports.clone(), &resource, capacity, dropped.clone());
+        let (queue, sender) = start(exports.clone(), capacity, dropped.clone());
         (queue, sender, dropped)
     }
 
@@ -338,28 +268,6 @@ mod tests {
         }
         assert_eq!(exports.wait_for(3).await, vec![3]);
         assert_eq!(dropped.get(), 0);
-    }
-
-    #[tokio::test]
-    async fn an_export_holds_a_group_per_scope_under_the_resource() {
-        let exports = Exports::default();
-        let (queue, _sender, _dropped) = queue(&exports, 64);
-        let mut other = span();
-        other.instrumentation_scope = InstrumentationScope::builder("other").build();
-        queue.on_end(span());
-        queue.on_end(other);
-        queue.on_end(span());
-        assert_eq!(exports.wait_for(3).await, vec![3]);
-        let request = exports.0.lock().unwrap()[0].clone();
-        assert_eq!(
-            scopes(&request),
-            [("test".to_owned(), 2), ("other".to_owned(), 1)]
-        );
-        let resource = request.resource_spans[0].resource.as_ref().unwrap();
-        assert!(resource
-            .attributes
-            .iter()
-            .any(|kv| kv.key == "service.name"));
     }
 
     #[tokio::test]
@@ -381,7 +289,7 @@ mod tests {
             queue.on_end(span());
         }
         sender.finish(Duration::from_secs(5)).await;
-        assert_eq!(exports.sizes().iter().sum::<usize>(), 4);
+        assert_eq!(exports.0.lock().unwrap().iter().sum::<usize>(), 4);
         assert_eq!(dropped.get(), 2);
     }
 }

@@ -24,10 +24,8 @@
 //! `traceparent` carry them.
 
 mod bounded;
-mod collector;
 mod export;
 mod format;
-mod otlp;
 mod propagate;
 mod span_events;
 
@@ -35,7 +33,8 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use opentelemetry::trace::TracerProvider as _;
-use opentelemetry_sdk::trace::{Sampler, SdkTracerProvider};
+use opentelemetry_otlp::{Protocol, WithExportConfig};
+use opentelemetry_sdk::trace::{Sampler, SdkTracerProvider, SpanExporter as _};
 use opentelemetry_sdk::Resource;
 use prometheus::IntCounter;
 use tracing_appender::non_blocking::{NonBlockingBuilder, WorkerGuard};
@@ -154,8 +153,15 @@ fn tracer(
         .with_resource(resource.clone());
     let mut sender = None;
     if let Some(url) = settings.traces_url() {
-        let collector = collector::Collector::new(&url)?;
-        let (queue, task) = export::start(collector, &resource, settings.max_queued_spans, dropped);
+        let mut exporter = opentelemetry_otlp::SpanExporter::builder()
+            .with_http()
+            .with_protocol(Protocol::HttpBinary)
+            .with_endpoint(url.clone())
+            .with_timeout(export::EXPORT_TIMEOUT)
+            .build()
+            .map_err(|e| anyhow::anyhow!("telemetry.otlp_endpoint {url}: {e}"))?;
+        exporter.set_resource(&resource);
+        let (queue, task) = export::start(exporter, settings.max_queued_spans, dropped);
         provider = provider.with_span_processor(queue);
         sender = Some(task);
     }

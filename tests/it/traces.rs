@@ -429,7 +429,7 @@ async fn a_dead_or_silent_collector_costs_no_request(backend: Backend) {
 }
 
 /// A collector's headers (an API key) come from `OTEL_EXPORTER_OTLP_HEADERS`
-/// (as OpenTelemetry's exporters read it) and go with every export.
+/// (read by `opentelemetry-otlp`) and go with every export.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_collectors_headers_come_from_the_environment() {
     let collector = Collector::start();

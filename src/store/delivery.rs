@@ -144,14 +144,23 @@ pub struct AttemptRecord {
     pub error: Option<String>,
 }
 
+/// `text` with NUL shown as U+FFFD (see [`AttemptRecord::storable`]).
+fn storable(text: &str) -> String {
+    text.replace('\0', "\u{FFFD}")
+}
+
 impl AttemptRecord {
     /// The texts of the attempt as a store can hold them: PostgreSQL
     /// refuses a NUL character in text, and a handler's answer may carry
     /// one. Refusing would lose the outcome and call the handler again, so
     /// NUL is kept visible as U+FFFD instead, on every backend alike.
     pub(crate) fn storable(&self) -> (String, Option<String>) {
-        let clean = |s: &str| s.replace('\0', "\u{FFFD}");
-        (clean(&self.response_body), self.error.as_deref().map(clean))
+        (storable(&self.response_body), self.storable_error())
+    }
+
+    /// The error alone, as [`Self::storable`] writes it.
+    fn storable_error(&self) -> Option<String> {
+        self.error.as_deref().map(storable)
     }
 
     /// What a stream entry keeps of it.
@@ -161,7 +170,8 @@ impl AttemptRecord {
             started_ms: self.started_ms,
             status: self.status,
             latency_ms: super::types::ms(self.latency),
-            error: self.storable().1,
+            // The response body is not kept: no copy of it is made.
+            error: self.storable_error(),
         }
     }
 }

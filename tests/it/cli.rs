@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 use common::{secret, spawn_app_with, AppOptions, Backend, Webhook};
 use hookline::capture::Capture;
 
-fn hookline(args: &[&str]) -> Output {
+pub(crate) fn hookline(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hookline"))
         .args(args)
         .env_remove("HOOKLINE_CONFIG")
@@ -18,12 +18,12 @@ fn hookline(args: &[&str]) -> Output {
         .expect("run hookline")
 }
 
-fn text(b: &[u8]) -> String {
+pub(crate) fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
 /// The count on a summary line such as `  200 accepted: 6`.
-fn count(summary: &str, label: &str) -> usize {
+pub(crate) fn count(summary: &str, label: &str) -> usize {
     summary
         .lines()
         .find_map(|l| l.trim().strip_prefix(&format!("{label}: ")))

@@ -74,6 +74,7 @@ mod published_secrets;
 mod rate_limits;
 mod redis_store;
 mod replay_guard;
+mod replay_resign;
 mod schemes;
 mod shutdown;
 mod slow_bodies;

@@ -75,8 +75,8 @@ impl Telemetry {
     }
 }
 
-/// Start logging and tracing. Inside the runtime: the span exporter is a
-/// task of it.
+/// Start logging and tracing. The span exporter runs on a thread of its
+/// own ([`export`]).
 pub fn init(settings: &TelemetrySettings) -> anyhow::Result<Telemetry> {
     let spans_dropped = IntCounter::new(
         "spans_dropped_total",
@@ -161,7 +161,8 @@ fn tracer(
             .build()
             .map_err(|e| anyhow::anyhow!("telemetry.otlp_endpoint {url}: {e}"))?;
         exporter.set_resource(&resource);
-        let (queue, task) = export::start(exporter, settings.max_queued_spans, dropped);
+        let (queue, task) = export::start(exporter, settings.max_queued_spans, dropped)
+            .map_err(|e| anyhow::anyhow!("cannot start the span exporter's thread: {e}"))?;
         provider = provider.with_span_processor(queue);
         sender = Some(task);
     }

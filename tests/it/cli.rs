@@ -1,14 +1,11 @@
-//! The `hookline` binary: check-config, sign, replay through a running
-//! server (the corpus itself: `corpus.rs`), capture files, and serve as a
-//! newcomer runs it.
+//! The `hookline` binary: check-config, sign, providers, migrate, and
+//! serve as a newcomer runs it (capture files and `replay`: `replay.rs`;
+//! the corpus itself: `corpus.rs`).
 
 use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-
-use common::{secret, spawn_app_with, AppOptions, Backend, Webhook};
-use hookline::capture::Capture;
 
 pub(crate) fn hookline(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hookline"))
@@ -29,100 +26,6 @@ pub(crate) fn count(summary: &str, label: &str) -> usize {
         .find_map(|l| l.trim().strip_prefix(&format!("{label}: ")))
         .map(|n| n.parse().unwrap())
         .unwrap_or(0)
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn capture_dir_holds_every_verified_request_and_nothing_else() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut opts = AppOptions::new(Backend::Embedded);
-    opts.extra = format!("[capture]\ndir = \"{}\"\n", dir.path().display());
-    let app = spawn_app_with(opts).await;
-    let good = Webhook::new("stripe", "acme", "evt_cap/1", "charge.succeeded", "x");
-    let mut bad = good.clone();
-    bad.body = b"{\"id\":\"evt_forged\"}".to_vec();
-    assert_eq!(app.send(&good).await.status(), 200);
-    assert_eq!(app.send(&bad).await.status(), 401);
-    let gitlab = Webhook::new("gitlab", "acme", "gl-1", "Push Hook", "x");
-    assert_eq!(app.send(&gitlab).await.status(), 200);
-
-    let files = hookline::capture::collect_files(&[dir.path().to_owned()]).unwrap();
-    assert_eq!(files.len(), 2, "{files:?}");
-    let stripe_file = files
-        .iter()
-        .find(|f| f.starts_with(dir.path().join("stripe/acme")))
-        .unwrap();
-    let c = Capture::read(stripe_file).unwrap();
-    assert_eq!(
-        (c.provider.as_str(), c.tenant.as_str(), c.method.as_str()),
-        ("stripe", "acme", "POST")
-    );
-    assert_eq!(c.path, "/webhooks/stripe/acme");
-    assert_eq!(c.body().unwrap(), good.body);
-    assert!(c
-        .headers
-        .iter()
-        .any(|(k, _)| k.eq_ignore_ascii_case("stripe-signature")));
-    assert!(chrono::DateTime::parse_from_rfc3339(&c.received_at).is_ok());
-    // A shared token is a secret: never written to a capture.
-    let gl_file = files
-        .iter()
-        .find(|f| f.starts_with(dir.path().join("gitlab")))
-        .unwrap();
-    let gl = Capture::read(gl_file).unwrap();
-    let token = gl
-        .headers
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("x-gitlab-token"))
-        .unwrap();
-    assert_eq!(token.1, "[redacted]");
-    assert!(!std::fs::read_to_string(gl_file)
-        .unwrap()
-        .contains(&secret("gitlab", "acme")));
-    // The capture replays as it was: a duplicate.
-    let out = text(
-        &hookline(&[
-            "replay",
-            stripe_file.to_str().unwrap(),
-            "--target",
-            &app.address,
-        ])
-        .stdout,
-    );
-    assert_eq!(count(&out, "200 duplicate"), 1, "{out}");
-
-    // A stray JSON file in the directory is skipped with a warning, not a
-    // reason to replay nothing.
-    std::fs::write(
-        dir.path().join("stripe/notes.json"),
-        "{\"not\": \"a capture\"}",
-    )
-    .unwrap();
-    let run = hookline(&[
-        "replay",
-        dir.path().to_str().unwrap(),
-        "--target",
-        &app.address,
-    ]);
-    let (out, err) = (text(&run.stdout), text(&run.stderr));
-    assert!(
-        err.contains("notes.json") && err.contains("skipped"),
-        "{err}"
-    );
-    // The stripe capture is a duplicate (and the replay that answered so
-    // wrote no capture of its own); GitLab's token was redacted, so its
-    // capture no longer verifies without --resign.
-    assert_eq!(count(&out, "200 duplicate"), 1, "{out}");
-    assert_eq!(count(&out, "401 invalid_signature"), 1, "{out}");
-    // --tenant sends it to another tenant, whose secret did not sign it.
-    let other = hookline(&[
-        "replay",
-        stripe_file.to_str().unwrap(),
-        "--target",
-        &app.address,
-        "--tenant",
-        "globex",
-    ]);
-    assert_eq!(count(&text(&other.stdout), "401 invalid_signature"), 1);
 }
 
 #[test]

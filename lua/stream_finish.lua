@@ -1,7 +1,7 @@
 -- End a worker's hold on a stream delivery, if it still holds it: the
 -- entry is acknowledged and deleted, and with 'retry' a copy with its
--- attempt count, last answer and kept attempts goes into the retry set,
--- due at ARGV[5].
+-- attempt count and kept attempts (the last of which is its last answer)
+-- goes into the retry set, due at ARGV[5].
 -- (A dead letter is written to PostgreSQL before this runs with 'ack'.)
 --
 -- KEYS[1]  the handler's stream
@@ -12,13 +12,14 @@
 -- ARGV[4]  'ack' or 'retry'
 -- ARGV[5]  with 'retry': when it is due, milliseconds since the epoch
 -- ARGV[6]  with 'retry': attempts made so far, or '' to keep the entry's
---          attempts and last answer (handed back unattempted)
--- ARGV[7]  with 'retry': the last attempt's status ('' for none)
--- ARGV[8]  with 'retry': the last attempt's error ('' for none)
--- ARGV[9]  with 'retry' after an attempt: the attempt as one line of JSON,
+--          attempts as they are (handed back unattempted)
+-- ARGV[7]  with 'retry' after an attempt: the attempt as one line of JSON,
 --          added to the entry's kept attempts (`l`, one per line)
--- ARGV[10] with 'retry' after an attempt: most attempts `l` keeps (the
+-- ARGV[8]  with 'retry' after an attempt: most attempts `l` keeps (the
 --          latest)
+--
+-- Entries written before the last answer was read from `l` also carry it
+-- as `s` (status) and `x` (error): an attempt drops them, `l` says it.
 --
 -- Returns 1 when done, 0 when another worker holds the entry now (or it is
 -- gone): nothing is written.
@@ -44,16 +45,12 @@ if ARGV[4] == 'retry' then
       end
     end
     if attempted then
-      lines[#lines + 1] = ARGV[9]
-      local first = math.max(1, #lines - tonumber(ARGV[10]) + 1)
+      lines[#lines + 1] = ARGV[7]
+      local first = math.max(1, #lines - tonumber(ARGV[8]) + 1)
       kept[#kept + 1] = 'l'
       kept[#kept + 1] = table.concat(lines, '\n', first, #lines)
       kept[#kept + 1] = 'a'
       kept[#kept + 1] = ARGV[6]
-      kept[#kept + 1] = 's'
-      kept[#kept + 1] = ARGV[7]
-      kept[#kept + 1] = 'x'
-      kept[#kept + 1] = ARGV[8]
     end
     redis.call('ZADD', KEYS[2], ARGV[5], cmsgpack.pack(kept))
   end

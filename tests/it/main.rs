@@ -84,6 +84,7 @@ mod store_contract;
 mod store_tls;
 mod stored_handshake;
 mod stream_deliveries;
+mod stream_entries;
 mod stream_operators;
 mod tls;
 mod tls_flood;

@@ -27,7 +27,7 @@ fn unanswered_handler(name: &str) -> String {
 
 /// An app whose handler nobody answers, and one event accepted for it:
 /// every attempt fails, and its delivery waits in the streams to retry.
-async fn with_a_waiting_delivery(event_id: &str) -> TestApp {
+pub(super) async fn with_a_waiting_delivery(event_id: &str) -> TestApp {
     let port = common::servers::free_port();
     let app = app(&format!("http://127.0.0.1:{port}/"), "max_attempts = 1000").await;
     let w = Webhook::new("stripe", "acme", event_id, "charge.succeeded", "x");

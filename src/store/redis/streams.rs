@@ -12,8 +12,8 @@
 //! `e` event ID, `t` event type, `b` body, `m` when it was recorded (ms),
 //! and when present `c` content type, `h` forwarded headers (JSON pairs),
 //! `p` the request's `traceparent`, `q` its query string; after a failed
-//! attempt `a` attempts made, `s` the last status, `x` the last error, `l`
-//! the attempts kept (`stream_entry.rs`).
+//! attempt `a` attempts made and `l` the attempts kept, the last answer
+//! last (`stream_entry.rs`).
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -150,17 +150,13 @@ impl RedisDedup {
                 script.arg("retry").arg(due_ms);
                 match attempt {
                     Some(a) => {
-                        let kept = a.kept();
-                        let status = a.status.map(|s| s.to_string()).unwrap_or_default();
                         script
                             .arg(a.attempt)
-                            .arg(status)
-                            .arg(kept.error.as_deref().unwrap_or_default())
-                            .arg(kept.line())
+                            .arg(a.kept().line())
                             .arg(KEPT_ATTEMPTS);
                     }
                     None => {
-                        script.arg("").arg("").arg("").arg("").arg(0);
+                        script.arg("").arg("").arg(0);
                     }
                 }
             }
@@ -277,6 +273,17 @@ impl RedisDedup {
             .into_iter()
             .map(|(due, mut f)| {
                 let mut take = |name: &str| f.remove(name).unwrap_or_default();
+                let kept = KeptAttempt::parse_lines(&take("l"));
+                // The last kept attempt is the last answer; an entry written
+                // before that was so carries it as `s` and `x` as well.
+                let last = kept.last();
+                let last_status = take("s")
+                    .parse()
+                    .ok()
+                    .or_else(|| last.and_then(|k| k.status));
+                let last_error = Some(take("x"))
+                    .filter(|x| !x.is_empty())
+                    .or_else(|| last.and_then(|k| k.error.clone()));
                 StreamWaiting {
                     provider: lane.provider.clone(),
                     tenant: lane.tenant.clone(),
@@ -284,11 +291,11 @@ impl RedisDedup {
                     event_type: take("t"),
                     handler: lane.handler.clone(),
                     attempts: take("a").parse().unwrap_or(0),
-                    last_status: take("s").parse().ok(),
-                    last_error: Some(take("x")).filter(|x| !x.is_empty()),
+                    last_status,
+                    last_error,
                     recorded_at: rfc3339_ms(take("m").parse().unwrap_or(0)),
                     retry_at: (due >= 0).then(|| rfc3339_ms(due)),
-                    kept: KeptAttempt::parse_lines(&take("l")),
+                    kept,
                 }
             })
             .collect())

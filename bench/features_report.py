@@ -20,10 +20,12 @@ COMPARISONS = [
     ("tracing", "redis + one handler: OTLP export at sample_ratio 1.0 against off",
      "handler-off", "handler-on", "delivered_per_s", 0.90),
 ]
+# bench/lib/features.sh's default BENCH_FEATURES_ROUNDS.
+DEFAULT_ROUNDS = 6
 FIGURE = {"delivered_per_s": "delivered/s", "accepted_per_s": "new events/s"}
 
 REPRODUCE = """{rounds}BENCH_SCENARIOS= BENCH_SUSTAINED_SCENARIOS= BENCH_BASELINES= BENCH_MEMORY_KEYS=0 \\
-BENCH_ISOLATION_SCENARIO= BENCH_SIZE_SCENARIOS= BENCH_BROKERS= BENCH_DURATION=10 \\
+BENCH_ISOLATION_SCENARIO= BENCH_SIZE_SCENARIOS= BENCH_BROKERS= BENCH_DURATION={duration} \\
 BENCH_OUT=/tmp/f/results.json BENCH_REPORT=/tmp/f/REPORT.md BENCH_PLOT=/tmp/f/t.png \\
 BENCH_TIMELINES=/tmp/f/tl.png bench/run"""
 
@@ -90,9 +92,14 @@ def main():
                     f'| {fmt(p["delivered_per_s"])} | {fmt(p["p99_ms"], ".1f")} | {p["errors"]} '
                     f'| {fmt(p["busy_cores"], ".2f")} | {p["filtered_total"]:.0f} '
                     f'| {p["collector_posts"]} | {p["spans_dropped_total"]:.0f} |\n')
-        rounds = max((p["round"] for p in passes), default=2)
-        command = REPRODUCE.format(rounds="" if rounds == 2 else f"BENCH_FEATURES_ROUNDS={rounds} ")
-        f.write(f"\nReproduce (feature passes only, 10 s each):\n\n```sh\n{command}\n```\n\n"
+        rounds = max((p["round"] for p in passes), default=DEFAULT_ROUNDS)
+        duration = round(passes[0]["load"].get("duration_s") or 15) if passes else 15
+        ran = sorted({p["feature"] for p in passes})
+        command = REPRODUCE.format(
+            rounds=("" if ran == ["filter-transform", "tracing"] else f"BENCH_FEATURES='{' '.join(ran)}' ")
+            + ("" if rounds == DEFAULT_ROUNDS else f"BENCH_FEATURES_ROUNDS={rounds} "),
+            duration=duration)
+        f.write(f"\nReproduce (feature passes only, {duration} s each):\n\n```sh\n{command}\n```\n\n"
                 "Raw figures: `bench/features.json`.\n")
 
 

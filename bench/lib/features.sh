@@ -14,8 +14,13 @@
 #   otlp_endpoint set to a collector stand-in (a second bench-sink,
 #   answering 200 to every POST) at sample_ratio = 1.0, against no
 #   otlp_endpoint.
+#
+# Six rounds by default: single passes on a 2-core machine spread by
+# +-8% and a single pair's ratio over 0.73-1.16 (bench/FEATURES.md), so
+# two rounds' ratio could land 0.10 either side of a feature's cost; six
+# put its standard error near 0.04.
 
-FEATURE_ROUNDS="${BENCH_FEATURES_ROUNDS:-2}"
+FEATURE_ROUNDS="${BENCH_FEATURES_ROUNDS:-6}"
 FEATURE_FILTER='{"body": {"type": {"$startsWith": "payment_intent."}, "object": "event"}}'
 COLLECTOR_URL=
 

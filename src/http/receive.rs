@@ -55,14 +55,6 @@ impl Received {
         }
     }
 
-    /// The event ID a log line names: the event's, or a batch's count.
-    pub fn event_id(&self) -> String {
-        match self {
-            Received::One(d) => d.ev.event_id().to_string(),
-            Received::Batch { outcome, .. } => format!("batch of {}", outcome.items.len()),
-        }
-    }
-
     /// The `200`: the JSON status body, or the provider's `ack_body` as
     /// `text/plain` (Alipay resends unless the body is exactly `success`).
     pub fn response(&self, ack_body: Option<&str>) -> HttpResponse {

@@ -97,11 +97,9 @@ pub(super) async fn handle(
     let result = serve(&req, &mut payload, &state, provider, tenant)
         .instrument(span.clone())
         .await;
+    // The event ID is on the span already (`receive::one`, `receive::batch`).
     let outcome = match &result {
-        Ok(Answer::Event(a)) => {
-            span.record("event_id", a.event_id());
-            a.status().as_str()
-        }
+        Ok(Answer::Event(a)) => a.status().as_str(),
         Ok(Answer::Handshake(_)) => "handshake",
         Err(e) => e.code(),
     };

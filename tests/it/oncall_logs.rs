@@ -76,6 +76,10 @@ async fn a_split_node_logs_its_circuit_and_serves_its_own_metrics(backend: Backe
     ] {
         assert!(answered.contains(needle), "no {needle:?} in: {answered}");
     }
+    // Each field once: a value recorded twice on a span is written twice.
+    for field in ["event_id=", "event_type=", "outcome=", "status="] {
+        assert_eq!(answered.matches(field).count(), 1, "{field} in: {answered}");
+    }
     assert!(receiver.contains("role=Receiver"), "{receiver}");
 
     // The workers node's own /metrics has the delivery and circuit series;

@@ -105,6 +105,9 @@ def main():
         "scenarios": {},
         "sustained": {},
     }
+    vcpu = maybe(f"{parts}/vcpu.json")
+    if vcpu is not None:
+        res["machine"]["vcpu"] = vcpu
     b = res["baselines"]
     for key, file in (("bare", "bare"), ("redis_benchmark", "redis_benchmark"),
                       ("pgbench", "pgbench"), ("pgbench_end", "pgbench_end")):

@@ -20,6 +20,18 @@ from report_sections import isolation_section, max_table, memory_section, sustai
 from report_targets import bare_rate, f0, f2, pct, pg_rate, targets
 
 
+def vcpu_line(m):
+    """What the idle machine's vCPU probe found (runs before 2026-11-27: none)."""
+    v = m.get("vcpu")
+    if not v:
+        return []
+    return [f"- The vCPUs' own pauses, before any pass (`bench/pauses/vcpu/fixed_work.py`, {v['seconds']:g} s "
+            f"on the idle machine): a fixed loop ran three times its median CPU time or more in "
+            f"{v['slow_rounds']} of {v['rounds']} rounds, in {v['stretches']} stretches, the longest "
+            f"{v['longest_ms']:.0f} ms ({pct(v['extra_cpu_share'])} more CPU time than at its median pace). "
+            f"Pauses of the answers on such a machine are the host's (bench/NOTES.md, \"Run 23\")."]
+
+
 def header(res):
     m, s = res["machine"], res["settings"]
     env = " ".join(f"{k}={v}" for k, v in sorted(s["env"].items()))
@@ -32,6 +44,7 @@ def header(res):
         f"- {m['rustc']}; Redis {m['redis']}; PostgreSQL {m['postgresql']}; {m['redis_benchmark']}; {m['pgbench']}",
         "- Everything runs on this one machine: the load generator, hookline, the sink, Redis and PostgreSQL "
         "share the same cores, so every figure here is a lower bound of what hookline does with cores of its own.",
+        *vcpu_line(m),
         "", "## How it was measured", "",
         f"Command: `{(env + ' ') if env else ''}{s['command']}`.", "",
         f"- Load generator: `bench-load` (bench/src/load/), the same for every HTTP target, the bare baseline "

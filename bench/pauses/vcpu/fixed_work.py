@@ -4,7 +4,7 @@ this thread's CPU time. When the same work takes more CPU time in some
 stretches, the CPU itself was slower then: a host that takes a vCPU away
 is counted as the guest task's own time when no steal time is reported.
 
-    python3 fixed_work.py SECONDS OUT.json      # run, then summarise
+    python3 fixed_work.py SECONDS OUT.json [STATS.json]  # run, summarise
     python3 fixed_work.py --summary OUT.json[.gz]
 """
 import gzip, json, sys, time
@@ -17,11 +17,21 @@ def work():
     return s
 
 
-def summary(rows):
+def stats(rows):
+    """What bench/run keeps of a probe (results.json, machine.vcpu)."""
     n = len(rows)
-    cpu = sorted(r[2] for r in rows); wall = sorted(r[1] for r in rows)
+    cpu = sorted(r[2] for r in rows)
     med = cpu[n // 2]
-    # Stretches: consecutive rounds over three times the median CPU time.
+    runs = stretches(rows, med)
+    spans = sorted((rr[-1][0] + rr[-1][1] / 1000 - rr[0][0]) * 1000 for rr in runs)
+    return {"seconds": round(rows[-1][0] - rows[0][0], 1), "rounds": n,
+            "median_cpu_ms": round(med, 3), "slow_rounds": sum(len(r) for r in runs),
+            "stretches": len(runs), "longest_ms": round(spans[-1], 1) if spans else 0.0,
+            "extra_cpu_share": round((sum(cpu) - med * n) / (med * n), 3)}
+
+
+def stretches(rows, med):
+    """Runs of consecutive rounds over three times the median CPU time."""
     runs, prev = [], False
     for r in rows:
         slow = r[2] > 3 * med
@@ -30,6 +40,14 @@ def summary(rows):
         elif slow:
             runs.append([r])
         prev = slow
+    return runs
+
+
+def summary(rows):
+    n = len(rows)
+    cpu = sorted(r[2] for r in rows); wall = sorted(r[1] for r in rows)
+    med = cpu[n // 2]
+    runs = stretches(rows, med)
     spans = sorted((rr[-1][0] + rr[-1][1] / 1000 - rr[0][0]) * 1000 for rr in runs)
     extra = (sum(cpu) - med * n) / (med * n)
     return (f"{n} rounds; CPU ms p50 {med:.3f} p99 {cpu[int(n * .99)]:.3f} max {cpu[-1]:.3f}; "
@@ -54,6 +72,8 @@ def main():
         rows.append((t0, (time.perf_counter_ns() - w0) / 1e6, (time.thread_time_ns() - c0) / 1e6))
         time.sleep(0.002)
     json.dump(rows, open(out, "w"))
+    if len(sys.argv) > 3:
+        json.dump(stats(rows), open(sys.argv[3], "w"))
     print(summary(rows))
 
 

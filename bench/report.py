@@ -27,7 +27,8 @@ def vcpu_line(m):
         return []
     return [f"- The vCPUs' own pauses, before any pass (`bench/pauses/vcpu/fixed_work.py`, {v['seconds']:g} s "
             f"on the idle machine): a fixed loop ran three times its median CPU time or more in "
-            f"{v['slow_rounds']} of {v['rounds']} rounds, in {v['stretches']} stretches, the longest "
+            f"{v['slow_rounds']} of {v['rounds']} rounds, in {v['stretches']} "
+            f"{'stretch' if v['stretches'] == 1 else 'stretches'}, the longest "
             f"{v['longest_ms']:.0f} ms ({pct(v['extra_cpu_share'])} more CPU time than at its median pace). "
             f"Pauses of the answers on such a machine are the host's (bench/NOTES.md, \"Run 23\")."]
 

@@ -29,6 +29,17 @@ pub fn redis_url() -> String {
     std::env::var("HOOKLINE_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379/0".into())
 }
 
+/// A connection to the shared Redis ([`redis_url`]), for looking at what a
+/// test's node wrote there.
+#[allow(dead_code)]
+pub async fn redis_conn() -> redis::aio::MultiplexedConnection {
+    redis::Client::open(redis_url())
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap()
+}
+
 /// PostgreSQL server the tests create their databases on.
 pub fn postgres_admin_url() -> String {
     std::env::var("HOOKLINE_TEST_DATABASE_URL")

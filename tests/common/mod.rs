@@ -433,6 +433,17 @@ impl Webhook {
 }
 
 impl TestApp {
+    /// The prefix of the node's Redis keys (a redis store's node only).
+    #[allow(dead_code)]
+    pub fn key_prefix(&self) -> &str {
+        &self
+            .settings
+            .store
+            .redis()
+            .expect("a redis store")
+            .key_prefix
+    }
+
     pub async fn send(&self, w: &Webhook) -> reqwest::Response {
         let mut req = self
             .client

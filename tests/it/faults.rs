@@ -62,13 +62,7 @@ async fn send_full(app: &TestApp, w: &Webhook) -> (u16, Option<String>, serde_js
 }
 
 fn dedup_key(app: &TestApp, route: &str, tenant: &str, event_id: &str) -> Vec<u8> {
-    let prefix = &app
-        .settings
-        .store
-        .redis()
-        .expect("a redis store")
-        .key_prefix;
-    hookline::store::redis_dedup_key(prefix, route, tenant, event_id)
+    hookline::store::redis_dedup_key(app.key_prefix(), route, tenant, event_id)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -175,11 +169,7 @@ async fn postgres_down_fails_critical_events_closed_and_keeps_plain_ones_flowing
     let (status, retry_after, body) = send_full(&app, &critical).await;
     assert_unavailable(status, retry_after.as_deref(), &body);
     // The claim was given back: the retry is not blocked for in_progress_ttl.
-    let mut conn = redis::Client::open(redis_url())
-        .unwrap()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    let mut conn = crate::common::backing::redis_conn().await;
     let held: bool = redis::cmd("EXISTS")
         .arg(dedup_key(&app, "stripe", "acme", "evt_pg_1"))
         .query_async(&mut conn)

@@ -1,40 +1,62 @@
 //! `[capture]` files and `hookline replay`: a capture holds every verified
 //! request and nothing else, and replays as it was. With `--resign`,
-//! captures the providers' SDKs signed long ago with another secret (the
-//! corpus, `tests/captures/`) are refused as they are; signed again with
-//! the tenant's secret and a fresh timestamp (the old one is far outside
-//! the suite's five minutes of tolerance) they are accepted once, under
-//! the event ID they carried, and are duplicates after that. A wrong
-//! secret still fails verification, and a token the capture redacted is
-//! put back.
+//! captures signed long ago with a secret the tenant no longer has are
+//! refused as they are; signed again with the tenant's secret and a fresh
+//! timestamp (the old one is far outside the suite's five minutes of
+//! tolerance) they are accepted once, under the event ID they carried, and
+//! are duplicates after that. A wrong secret still fails verification,
+//! and a token the capture redacted is put back.
+//!
+//! These test hookline's re-signing, so they sign with the tests' own
+//! sender and write their captures to a temporary directory: the provider
+//! corpus (`tests/captures/`) is only ever sent as its SDKs signed it.
 
 use crate::cli::{count, hookline, text};
 use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use common::{secret, spawn_app, spawn_app_with, AppOptions, Backend, TestApp, Webhook};
+use common::{
+    body_for, headers_for, secret, spawn_app, spawn_app_with, AppOptions, Backend, TestApp, Webhook,
+};
 use hookline::capture::Capture;
 use hookline::store::EventKey;
 
-fn capture(route: &str, file: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/captures")
-        .join(route)
-        .join(file)
+/// 2026-01-01T00:00:00Z: long before any test runs.
+const LONG_AGO: i64 = 1_767_225_600;
+
+/// A capture file in `dir` of event `id` for `route`'s tenant `acme`, as a
+/// node wrote it long ago: signed then, with a secret of that time (the
+/// tests' secret of a tenant `archived`).
+fn old_capture(dir: &Path, route: &str, id: &str) -> PathBuf {
+    let body = body_for(route, id, "invoice.paid", "then");
+    let capture = Capture {
+        provider: route.into(),
+        kind: Some(route.into()),
+        tenant: "acme".into(),
+        method: "POST".into(),
+        path: format!("/webhooks/{route}/acme"),
+        query: String::new(),
+        headers: headers_for(
+            route,
+            &secret(route, "archived"),
+            &body,
+            id,
+            "invoice.paid",
+            LONG_AGO,
+        ),
+        body_base64: base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &body),
+        received_at: "2026-01-01T00:00:00+00:00".into(),
+    };
+    let file = dir.join(format!("{route}.json"));
+    std::fs::write(&file, serde_json::to_vec_pretty(&capture).unwrap()).unwrap();
+    file
 }
 
-/// `hookline replay FILE --target ADDRESS --tenant acme` with `extra`
-/// arguments: its summary.
+/// `hookline replay FILE --target ADDRESS` with `extra` arguments: what it
+/// wrote, summary and warnings.
 fn replay(file: &Path, address: &str, extra: &[&str]) -> String {
-    let mut args = vec![
-        "replay",
-        file.to_str().unwrap(),
-        "--target",
-        address,
-        "--tenant",
-        "acme",
-    ];
+    let mut args = vec!["replay", file.to_str().unwrap(), "--target", address];
     args.extend_from_slice(extra);
     let out = hookline(&args);
     text(&out.stdout) + &text(&out.stderr)
@@ -98,15 +120,7 @@ async fn capture_dir_holds_every_verified_request_and_nothing_else() {
         .unwrap()
         .contains(&secret("gitlab", "acme")));
     // The capture replays as it was: a duplicate.
-    let out = text(
-        &hookline(&[
-            "replay",
-            stripe_file.to_str().unwrap(),
-            "--target",
-            &app.address,
-        ])
-        .stdout,
-    );
+    let out = replay(stripe_file, &app.address, &[]);
     assert_eq!(count(&out, "200 duplicate"), 1, "{out}");
 
     // A stray JSON file in the directory is skipped with a warning, not a
@@ -133,38 +147,29 @@ async fn capture_dir_holds_every_verified_request_and_nothing_else() {
     assert_eq!(count(&out, "200 duplicate"), 1, "{out}");
     assert_eq!(count(&out, "401 invalid_signature"), 1, "{out}");
     // --resign puts the token back: the same delivery, a duplicate.
-    let resigned = text(
-        &hookline(&[
-            "replay",
-            gl_file.to_str().unwrap(),
-            "--target",
-            &app.address,
-            "--resign",
-            &secret("gitlab", "acme"),
-        ])
-        .stdout,
+    let resigned = replay(
+        gl_file,
+        &app.address,
+        &["--resign", &secret("gitlab", "acme")],
     );
     assert_eq!(count(&resigned, "200 duplicate"), 1, "{resigned}");
     // --tenant sends it to another tenant, whose secret did not sign it.
-    let other = hookline(&[
-        "replay",
-        stripe_file.to_str().unwrap(),
-        "--target",
-        &app.address,
-        "--tenant",
-        "globex",
-    ]);
-    assert_eq!(count(&text(&other.stdout), "401 invalid_signature"), 1);
+    let other = replay(stripe_file, &app.address, &["--tenant", "globex"]);
+    assert_eq!(count(&other, "401 invalid_signature"), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resign_sends_old_captures_again_under_their_own_ids() {
     let app = spawn_app(Backend::Embedded).await;
-    // Stripe's SDK signed this on 2026-01-01. Its event ID is in the body.
-    let stripe = capture("stripe", "0001-setup_intent.created.json");
-    // The Standard Webhooks library signed this one; its message ID is the
+    let dir = tempfile::tempdir().unwrap();
+    // Stripe's event ID is in the body; Standard Webhooks' is the
     // `webhook-id` header, which the new signature must keep.
-    let standard = capture("standard-webhooks", "0001-example-event.json");
+    let stripe = old_capture(dir.path(), "stripe", "evt_1NG8Du2eZvKYlo2CUI79vXWy");
+    let standard = old_capture(
+        dir.path(),
+        "standard-webhooks",
+        "msg_2KWPBgLlAfxdpx2AI54pPJ85f4X",
+    );
     for (file, route, id) in [
         (&stripe, "stripe", "evt_1NG8Du2eZvKYlo2CUI79vXWy"),
         (
@@ -173,7 +178,7 @@ async fn resign_sends_old_captures_again_under_their_own_ids() {
             "msg_2KWPBgLlAfxdpx2AI54pPJ85f4X",
         ),
     ] {
-        // Signed with the corpus's secret, not this tenant's: refused.
+        // Signed with a secret of long ago, not this tenant's: refused.
         let out = replay(file, &app.address, &[]);
         assert_eq!(count(&out, "401 invalid_signature"), 1, "{out}");
         let wrong = replay(file, &app.address, &["--resign", &secret(route, "globex")]);

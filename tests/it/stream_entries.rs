@@ -17,14 +17,7 @@ use super::stream_operators::with_a_waiting_delivery;
 /// `(set, member)`; the sets' members are msgpack arrays of name, value
 /// pairs, decoded by Redis's own `cmsgpack`.
 async fn retry_entries(app: &TestApp) -> Vec<(String, Vec<String>)> {
-    let prefix = &app
-        .settings
-        .store
-        .redis()
-        .expect("a redis store")
-        .key_prefix;
-    let client = redis::Client::open(common::backing::redis_url()).unwrap();
-    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+    let mut conn = common::backing::redis_conn().await;
     redis::Script::new(
         r"
         local out = {}
@@ -37,7 +30,7 @@ async fn retry_entries(app: &TestApp) -> Vec<(String, Vec<String>)> {
         end
         return out",
     )
-    .arg(format!("{prefix}:r:*"))
+    .arg(format!("{}:r:*", app.key_prefix()))
     .invoke_async(&mut conn)
     .await
     .unwrap()
@@ -92,8 +85,7 @@ async fn an_entry_an_earlier_version_wrote_still_reads_with_its_last_answer() {
     let set = &entries[0].0;
     // Written as versions before this one did: the last answer in `s` and
     // `x`, no kept attempts; due far ahead, so no worker takes it.
-    let client = redis::Client::open(common::backing::redis_url()).unwrap();
-    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+    let mut conn = common::backing::redis_conn().await;
     let _: i64 = redis::Script::new(
         r"return redis.call('ZADD', KEYS[1], '4102444800000', cmsgpack.pack({
             'e', 'evt_old', 't', 'charge.succeeded', 'b', '{}', 'm', '1795000000000',

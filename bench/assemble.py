@@ -4,7 +4,7 @@
     python3 bench/assemble.py PARTS_DIR OUT_JSON
 
 PARTS_DIR holds one bench-load JSON per pass (NAME.max.json,
-NAME.stepN.json, isolation.*.json, ...), the search states
+NAME.stepN.json, NAME.target.json, isolation.*.json, ...), the search states
 (NAME.search.json, from bench-search), the baselines, the generated
 configs and settings.json. Everything the report shows comes from the
 file this writes, so the report can be rendered again without a run.
@@ -123,6 +123,9 @@ def main():
         res["scenarios"][name] = d
     for name in res["settings"]["sustained_scenarios"]:
         res["sustained"][name] = sustained(parts, name)
+    checks = {p.split("/")[-1].split(".")[0]: load(p) for p in sorted(glob.glob(f"{parts}/*.target.json"))}
+    if checks:
+        res["capacity_checks"] = checks
     iso = maybe(f"{parts}/isolation.json")
     if iso is not None:
         for p in ("alone", "with_slow"):

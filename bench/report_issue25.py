@@ -5,7 +5,9 @@ closed-loop maximum and its sustained-rate search) where every answer was
 2xx, deliveries kept pace at 95% or more of the new events, the backlog at
 the end was under 1 s of them and p99 was at most 100 ms. The passes are
 those of one run, so the capacity is bracketed: the highest pass that met
-the bounds, and the lowest above it that did not.
+the bounds, and the lowest above it that did not. Where the search's passes
+left the target undecided, `bench/run` added one pass at the target's rate
+(bench/capacity_check.py), which counts like the others.
 """
 
 from report_targets import bare_rate, f0, pct, pg_rate
@@ -49,7 +51,16 @@ def passes(res, name):
     sus = res.get("sustained", {}).get(name)
     if sus:
         out += [s["pass"] for s in sus["search"]["steps"]]
+    check = res.get("capacity_checks", {}).get(name)
+    if check:
+        out.append(check)
     return out
+
+
+def rate_label(p, res, name):
+    """A pass's offered rate, naming the pass at the target's rate."""
+    check = res.get("capacity_checks", {}).get(name)
+    return f"{f0(p['requests_per_s'])}/s" + (" (the pass at the target's rate)" if p is check else "")
 
 
 def capacity(res, name):
@@ -64,13 +75,13 @@ def capacity(res, name):
     return low, high
 
 
-def describe(low, high, ref, unit):
+def describe(low, high, ref, unit, label):
     parts = []
     if low:
-        parts.append(f"{f0(low['requests_per_s'])}/s met the bounds ({f0(low['accepted_per_s'])} new/s, "
+        parts.append(f"{label(low)} met the bounds ({f0(low['accepted_per_s'])} new/s, "
                      f"p99 {low['latency_ms']['p99']:.0f} ms)")
     if high:
-        parts.append(f"{f0(high['requests_per_s'])}/s did not ({'; '.join(failed_bounds(high))})")
+        parts.append(f"{label(high)} did not ({'; '.join(failed_bounds(high))})")
     if low and high:
         span = f"{pct(low['requests_per_s'] / ref)}-{pct(high['requests_per_s'] / ref)}"
     elif low:
@@ -94,7 +105,8 @@ def targets(res):
             out.append((target, "not in this run", "not measured"))
             continue
         met = low is not None and low["requests_per_s"] >= share * ref
-        out.append((target, describe(low, high, ref, "req/s" if base == "bare" else "tps"),
+        out.append((target, describe(low, high, ref, "req/s" if base == "bare" else "tps",
+                                         lambda p: rate_label(p, res, name)),
                     "met" if met else "missed"))
         sus = res.get("sustained", {}).get(name)
         if sus is not None and low is not None:

@@ -71,16 +71,39 @@ run_search() { # scenario
     --precision "$SEARCH_PRECISION" "${flags[@]}")
   while [ -n "$rate" ]; do
     i=$((i + 1))
-    fresh_node "$s-$rate" "$STORE" "$CRITICAL" "$HANDLERS"
-    sink_args_for "$HANDLERS" "$SUSTAIN_DRAIN"
-    load "$s-sustain-$rate" "$PARTS/$s.step$i.json" --url "$HL_URL$TARGET_PATH" --rate "$rate" \
-      --concurrency "$OPEN_CONCURRENCY" --duration "$SUSTAIN_DURATION" --body-bytes "$BODY_BYTES" \
-      --watch-pid "$HL_PID" "${SINK_ARGS[@]}"
-    stop_node
+    open_pass "$s" "sustain-$rate" "$rate" "$PARTS/$s.step$i.json"
     rate=$("$BIN/bench-search" record --state "$state" --rate "$rate" --pass "$PARTS/$s.step$i.json")
   done
   cp "$HL_CONFIG" "$PARTS/$s.config.toml"
   log "    sustained: $(jget "$state" 'max([x["rate"] for x in d["steps"] if x["ok"]], default="none")')"
+}
+
+# One open-loop pass of SUSTAIN_DURATION seconds at a fixed rate, on a
+# fresh node and store (scenario_shape already set).
+open_pass() { # scenario label rate out-file
+  local s=$1 label=$2 rate=$3 out=$4
+  fresh_node "$s-$rate" "$STORE" "$CRITICAL" "$HANDLERS"
+  sink_args_for "$HANDLERS" "$SUSTAIN_DRAIN"
+  load "$s-$label" "$out" --url "$HL_URL$TARGET_PATH" --rate "$rate" \
+    --concurrency "$OPEN_CONCURRENCY" --duration "$SUSTAIN_DURATION" --body-bytes "$BODY_BYTES" \
+    --watch-pid "$HL_PID" "${SINK_ARGS[@]}"
+  stop_node
+}
+
+# Issue 25's capacity target of a scenario, decided: when the passes so far
+# (its maximum and its search) leave it open, one more pass at the target's
+# rate (bench/capacity_check.py says which, or that none is needed).
+run_capacity_check() { # scenario
+  local s=$1 rate
+  rate=$(python3 bench/capacity_check.py "$PARTS" "$s" "$BODY_BYTES" 2>"$PARTS/$s.target.why") \
+    || { cat "$PARTS/$s.target.why" >&2; die "capacity check of $s failed"; }
+  if [ -z "$rate" ]; then
+    log "scenario $s: capacity target $(cat "$PARTS/$s.target.why")"
+    return 0
+  fi
+  scenario_shape "$s"
+  log "scenario $s: one pass at the capacity target's rate, $rate/s"
+  open_pass "$s" "target-$rate" "$rate" "$PARTS/$s.target.json"
 }
 
 # Issue 12, "what must work" 3: a healthy handler's deliveries alone, then

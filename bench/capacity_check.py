@@ -1,0 +1,82 @@
+"""The rate of one more pass that decides a capacity target of issue 25.
+
+    python3 bench/capacity_check.py PARTS_DIR SCENARIO BODY_BYTES
+
+The sustained-rate search picks its rates for the 10 ms bound, so its
+passes can leave a capacity target undecided: the highest pass that met
+the capacity bounds below the target's rate, and either no pass above it
+or the lowest failing one above the target's rate (run 21's streams:
+6,151/s met, 8,784/s did not, the target 7,366/s between them). Then
+`bench/run` offers one pass at the target's rate (MARGIN above it, so the
+higher bare or pgbench figure measured at the end of the run still counts
+it), judged by the same bounds as every other pass.
+
+Prints that rate, or nothing when the run's passes already decide the
+target (one met the bounds at or above it, or one failed at or below it)
+or the run has no pass of the scenario, with the reason on stderr.
+"""
+
+import glob
+import json
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from report_issue25 import CAPACITY_TARGETS, capacity  # noqa: E402
+from report_targets import bare_rate, pg_rate  # noqa: E402
+
+MARGIN = 1.05
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def partial_results(parts, name, body_bytes):
+    """The part of bench/results.json that `capacity` reads, from the
+    run's parts so far."""
+    res = {"settings": {"body_bytes": body_bytes}, "baselines": {}, "scenarios": {}, "sustained": {}}
+    for key in ("bare", "pgbench"):
+        if os.path.exists(f"{parts}/{key}.json"):
+            res["baselines"][key] = load(f"{parts}/{key}.json")
+    res["baselines"]["bare_sizes"] = {p.split(".")[-2]: load(p)
+                                      for p in sorted(glob.glob(f"{parts}/bare.size.*.json"))}
+    if os.path.exists(f"{parts}/{name}.max.json"):
+        res["scenarios"][name] = {"max": load(f"{parts}/{name}.max.json")}
+    if os.path.exists(f"{parts}/{name}.search.json"):
+        state = load(f"{parts}/{name}.search.json")
+        for step in state["steps"]:
+            step["pass"] = load(step["pass"])
+        res["sustained"][name] = {"search": state}
+    return res
+
+
+def main():
+    parts, name, body_bytes = sys.argv[1], sys.argv[2], sys.argv[3]
+    target = next((t for t in CAPACITY_TARGETS if t[0] == name), None)
+    if target is None:
+        sys.exit(f"{name} has no capacity target (issue 25 names: "
+                 f"{', '.join(t[0] for t in CAPACITY_TARGETS)})")
+    _, _, base, share = target
+    res = partial_results(parts, name, body_bytes)
+    ref = bare_rate(res) if base == "bare" else pg_rate(res)
+    if ref is None:
+        print(f"no {base} baseline in this run: the capacity target has no rate", file=sys.stderr)
+        return
+    rate = share * ref
+    low, high = capacity(res, name)
+    if not (res["scenarios"] or res["sustained"]):
+        print("no pass of this scenario in this run", file=sys.stderr)
+    elif low is not None and low["requests_per_s"] >= rate:
+        print(f"decided: {low['requests_per_s']:.0f}/s met the bounds (target {rate:.0f}/s)", file=sys.stderr)
+    elif high is not None and high["requests_per_s"] <= rate:
+        print(f"decided: {high['requests_per_s']:.0f}/s failed the bounds (target {rate:.0f}/s)", file=sys.stderr)
+    else:
+        print(math.ceil(rate * MARGIN))
+
+
+if __name__ == "__main__":
+    main()

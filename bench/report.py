@@ -25,9 +25,12 @@ def vcpu_line(m):
     v = m.get("vcpu")
     if not v:
         return []
-    return [f"- The vCPUs' own pauses, before any pass (`bench/pauses/vcpu/fixed_work.py`, {v['seconds']:g} s "
-            f"on the idle machine): a fixed loop ran three times its median CPU time or more in "
-            f"{v['slow_rounds']} of {v['rounds']} rounds, in {v['stretches']} "
+    head = (f"- The vCPUs' own pauses, before any pass (`bench/pauses/vcpu/fixed_work.py`, {v['seconds']:g} s "
+            f"on the idle machine): a fixed loop ran three times its median CPU time or more ")
+    if not v["stretches"]:
+        return [head + f"in none of {v['rounds']} rounds ({pct(v['extra_cpu_share'])} more CPU time than at "
+                "its median pace): no stretch of slow rounds while it ran."]
+    return [head + f"in {v['slow_rounds']} of {v['rounds']} rounds, in {v['stretches']} "
             f"{'stretch' if v['stretches'] == 1 else 'stretches'}, the longest "
             f"{v['longest_ms']:.0f} ms ({pct(v['extra_cpu_share'])} more CPU time than at its median pace). "
             f"Pauses of the answers on such a machine are the host's (bench/NOTES.md, \"Run 23\")."]

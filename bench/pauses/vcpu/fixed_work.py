@@ -54,8 +54,8 @@ def summary(rows):
             f"wall ms p50 {wall[n // 2]:.3f} p99 {wall[int(n * .99)]:.3f} max {wall[-1]:.3f}; "
             f"{sum(len(r) for r in runs)} rounds over 3x the median CPU in {len(runs)} "
             f"{'stretch' if len(runs) == 1 else 'stretches'}, "
-            f"the longest {', '.join(f'{s:.0f}' for s in spans[-3:])} ms; "
-            f"{100 * extra:.0f}% more CPU time than at the median pace")
+            + (f"the longest {', '.join(f'{s:.0f}' for s in spans[-3:])} ms; " if spans else "")
+            + f"{100 * extra:.0f}% more CPU time than at the median pace")
 
 
 def main():

@@ -71,7 +71,7 @@ def sustained_section(name, sus, res):
                                   if crit["deliveries"] else " (no handler: deliveries not judged)") + ".")
     L.append("")
     L.append("| offered/s | verdict | 2xx/s | new events/s | delivered/s | delivered ÷ new | backlog at end, s "
-             "| repeats | p99 ms | p99 from send ms | other statuses, errors | hookline CPU | load gen CPU "
+             "| repeats | p99 from the scheduled send, ms | p99 from the request's write (service), ms | other statuses, errors | hookline CPU | load gen CPU "
              "| machine: cores busy, stolen | failed bounds |")
     L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for step in s["steps"]:

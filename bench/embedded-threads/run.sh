@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Where the embedded store's time goes at its closed-loop maximum (issue
+# 25, item 3): one node on a fresh SQLite file (critical events, one
+# handler answering 200 at once), 32 connections as fast as answered for
+# 12 s, and the CPU of each of hookline's threads over the pass, by name,
+# from /proc/PID/task/*/stat. bench/NOTES.md, "The embedded store at its
+# maximum", reads it.
+#   [BIN=dir] [CONC=n] bench/embedded-threads/run.sh OUT
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+B=${BIN:-target/release}
+d=${1:?usage: run.sh OUT}; rm -rf "$d"; mkdir -p "$d"
+sport=18441; port=18442
+"$B/bench-sink" --listen 127.0.0.1:$sport --workers 1 > "$d/sink.log" 2>&1 &
+SP=$!
+cat > "$d/hookline.toml" <<T
+[server]
+listen = "127.0.0.1:$port"
+[store]
+kind = "embedded"
+path = "$d/hookline.db"
+[providers.stripe]
+kind = "stripe"
+critical = ["*"]
+ack = "durable"
+[providers.stripe.tenants.default]
+secrets = ["whsec_bench_secret"]
+[handlers.sink]
+url = "http://127.0.0.1:$sport/sink"
+events = ["stripe:*"]
+timeout = "5s"
+signing_secret = "whsec_YmVuY2gtc2luay1zaWduaW5nLWtleQ=="
+T
+RUST_LOG=${HL_LOG:-info} "$B/hookline" serve --config "$d/hookline.toml" > "$d/serve.log" 2>&1 &
+HP=$!
+trap 'kill $HP $SP 2>/dev/null; wait $HP $SP 2>/dev/null; rm -f "$d"/hookline.db*' EXIT
+for _ in $(seq 50); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
+threads() { for t in /proc/$HP/task/*; do echo "$(cat "$t/comm")|$(awk '{print $14+$15}' "$t/stat")"; done; }
+# The warm-up (1 s) runs before the window; sample the threads around it.
+# With perf, the WAL syncs (one per committed lane transaction) and
+# writes over the same 10 s.
+PERF=(sleep 10)
+if command -v perf >/dev/null; then
+  PERF=(perf stat -x, -o "$d/syscalls.csv" -e syscalls:sys_enter_fdatasync,syscalls:sys_enter_fsync,syscalls:sys_enter_pwrite64 -p $HP -- sleep 10)
+fi
+( sleep 1.5; threads > "$d/threads.before"; "${PERF[@]}" >/dev/null 2>&1 || sleep 10; threads > "$d/threads.after" ) &
+TP=$!
+"$B/bench-load" --label embedded-threads --secret whsec_bench_secret --warmup 1 \
+  --url "http://127.0.0.1:$port/webhooks/stripe/default" --concurrency "${CONC:-32}" --duration 12 \
+  --body-bytes 1024 --dup-share 0.1 --watch-pid $HP --sink "http://127.0.0.1:$sport/_sink/stats/sink" \
+  --drain-timeout 10 > "$d/load.json" 2> "$d/load.err"
+wait $TP
+python3 - "$d" "$(getconf CLK_TCK)" <<'PY' | tee "$d/summary.txt"
+import collections, json, sys
+d, hz = sys.argv[1], int(sys.argv[2])
+def read(f):
+    out = collections.Counter()
+    for line in open(f"{d}/{f}"):
+        name, ticks = line.rstrip("\n").rsplit("|", 1)
+        out[name] += int(ticks)
+    return out
+b, a = read("threads.before"), read("threads.after")
+l = json.load(open(f"{d}/load.json"))
+dl = l.get("deliveries") or {}
+print(f"answered {l['requests_per_s']:.0f}/s, new {l['accepted_per_s']:.0f}/s, delivered "
+      f"{dl.get('per_second', 0):.0f}/s, p50 {l['latency_ms']['p50']:.2f} ms, p99 {l['latency_ms']['p99']:.2f} ms, "
+      f"machine busy {(l.get('machine') or {}).get('busy_cores')}")
+print("cores over 10 s, by thread name:")
+total = 0
+for name in sorted(a, key=lambda n: -(a[n] - b.get(n, 0))):
+    cores = (a[name] - b.get(name, 0)) / hz / 10
+    total += cores
+    if cores >= 0.005:
+        print(f"  {name:24} {cores:.3f}")
+print(f"  {'all':24} {total:.3f}")
+try:
+    for line in open(f"{d}/syscalls.csv"):
+        parts = line.strip().split(",")
+        if len(parts) > 2 and parts[0].replace(".", "").isdigit():
+            n = float(parts[0])
+            print(f"{parts[2].split(':')[-1]}: {n / 10:.0f}/s, {n / 10 / max(l['accepted_per_s'], 1):.2f} per new event")
+except FileNotFoundError:
+    pass
+PY

@@ -5,7 +5,7 @@ Fireblocks, Circle and eBay.
 
 Each capture repeats a valid case of tests/vectors/<kind>/vectors.json, whose
 token or signature the generator there made with the provider's SDK or docs
-signer over a committed test key (NOTES.md there); hookline signs none. The
+signer over a committed test key (NOTES.md there); none by hookline's code. The
 fragment's `keys_from` names those vectors: tests/it/corpus.rs serves their
 `certs` (what each key URL answers), and `tokens` where they have them (what
 each token URL answers: eBay's), from a local HTTPS host under the real

@@ -3,7 +3,7 @@
 into the corpus, one fragment per route (<route>/manifest.json, README.md).
 
 Each capture was signed by the generator beside it, with the provider's SDK or
-a signer from its docs checked by the SDK's verifier; hookline signs none.
+a signer from its docs checked by the SDK's verifier; none by hookline's code.
 Its expected event ID and type and its secret come from the vector case the
 capture repeats (the case whose body it carries): the vectors assert them
 too. Run from anywhere; existing fragments are left alone.

@@ -80,6 +80,17 @@ def typed(raw):
     return out
 
 
+def baselines(parts):
+    """The baselines' passes run so far."""
+    b = {}
+    for key in ("bare", "redis_benchmark", "pgbench", "pgbench_end"):
+        v = maybe(f"{parts}/{key}.json")
+        if v is not None:
+            b[key] = v
+    b["bare_sizes"] = {p.split(".")[-2]: load(p) for p in sorted(glob.glob(f"{parts}/bare.size.*.json"))}
+    return b
+
+
 def sustained(parts, name):
     """The search state, each step with its whole pass (timelines included)."""
     state = load(f"{parts}/{name}.search.json")
@@ -108,13 +119,7 @@ def main():
     vcpu = maybe(f"{parts}/vcpu.json")
     if vcpu is not None:
         res["machine"]["vcpu"] = vcpu
-    b = res["baselines"]
-    for key, file in (("bare", "bare"), ("redis_benchmark", "redis_benchmark"),
-                      ("pgbench", "pgbench"), ("pgbench_end", "pgbench_end")):
-        v = maybe(f"{parts}/{file}.json")
-        if v is not None:
-            b[key] = v
-    b["bare_sizes"] = {p.split(".")[-2]: load(p) for p in sorted(glob.glob(f"{parts}/bare.size.*.json"))}
+    res["baselines"] = baselines(parts)
     for name in res["settings"]["scenarios"]:
         d = {"max": load(f"{parts}/{name}.max.json"), "config": open(f"{parts}/{name}.config.toml").read()}
         sizes = {p.split(".")[-2]: load(p) for p in sorted(glob.glob(f"{parts}/{name}.size.*.json"))}

@@ -16,41 +16,28 @@ target (one met the bounds at or above it, or one failed at or below it)
 or the run has no pass of the scenario, with the reason on stderr.
 """
 
-import glob
-import json
 import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from assemble import baselines, load, sustained  # noqa: E402
 from report_issue25 import CAPACITY_TARGETS, capacity  # noqa: E402
 from report_targets import bare_rate, pg_rate  # noqa: E402
 
 MARGIN = 1.05
 
 
-def load(path):
-    with open(path) as f:
-        return json.load(f)
-
-
 def partial_results(parts, name, body_bytes):
     """The part of bench/results.json that `capacity` reads, from the
-    run's parts so far."""
-    res = {"settings": {"body_bytes": body_bytes}, "baselines": {}, "scenarios": {}, "sustained": {}}
-    for key in ("bare", "pgbench"):
-        if os.path.exists(f"{parts}/{key}.json"):
-            res["baselines"][key] = load(f"{parts}/{key}.json")
-    res["baselines"]["bare_sizes"] = {p.split(".")[-2]: load(p)
-                                      for p in sorted(glob.glob(f"{parts}/bare.size.*.json"))}
+    run's parts so far (bench/assemble.py reads them the same way)."""
+    res = {"settings": {"body_bytes": body_bytes}, "baselines": baselines(parts),
+           "scenarios": {}, "sustained": {}}
     if os.path.exists(f"{parts}/{name}.max.json"):
         res["scenarios"][name] = {"max": load(f"{parts}/{name}.max.json")}
     if os.path.exists(f"{parts}/{name}.search.json"):
-        state = load(f"{parts}/{name}.search.json")
-        for step in state["steps"]:
-            step["pass"] = load(step["pass"])
-        res["sustained"][name] = {"search": state}
+        res["sustained"][name] = sustained(parts, name)
     return res
 
 

@@ -1,55 +1,46 @@
 #!/usr/bin/env bash
 # Where the embedded store's time goes at its closed-loop maximum (issue
 # 25, item 3): one node on a fresh SQLite file (critical events, one
-# handler answering 200 at once), 32 connections as fast as answered for
-# 12 s, and the CPU of each of hookline's threads over the pass, by name,
-# from /proc/PID/task/*/stat. bench/NOTES.md, "The embedded store at its
-# maximum", reads it.
-#   [BIN=dir] [CONC=n] bench/embedded-threads/run.sh OUT
+# handler answering 200 at once; bench/run's config and sink), 32
+# connections as fast as answered for 12 s, and the CPU of each of
+# hookline's threads over the pass, by name, from /proc/PID/task/*/stat.
+# bench/NOTES.md, "The embedded store at its maximum", reads it.
+#   [BIN=dir] [CONC=n] [HL_LOG=filter] bench/embedded-threads/run.sh OUT
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-B=${BIN:-target/release}
+BIN=${BIN:-target/release}
 d=${1:?usage: run.sh OUT}; rm -rf "$d"; mkdir -p "$d"
-sport=18441; port=18442
-"$B/bench-sink" --listen 127.0.0.1:$sport --workers 1 > "$d/sink.log" 2>&1 &
-SP=$!
-cat > "$d/hookline.toml" <<T
-[server]
-listen = "127.0.0.1:$port"
-[store]
-kind = "embedded"
-path = "$d/hookline.db"
-[providers.stripe]
-kind = "stripe"
-critical = ["*"]
-ack = "durable"
-[providers.stripe.tenants.default]
-secrets = ["whsec_bench_secret"]
-[handlers.sink]
-url = "http://127.0.0.1:$sport/sink"
-events = ["stripe:*"]
-timeout = "5s"
-signing_secret = "whsec_YmVuY2gtc2luay1zaWduaW5nLWtleQ=="
-T
-RUST_LOG=${HL_LOG:-info} "$B/hookline" serve --config "$d/hookline.toml" > "$d/serve.log" 2>&1 &
-HP=$!
-trap 'kill $HP $SP 2>/dev/null; wait $HP $SP 2>/dev/null; rm -f "$d"/hookline.db*' EXIT
-for _ in $(seq 50); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
-threads() { for t in /proc/$HP/task/*; do echo "$(cat "$t/comm")|$(awk '{print $14+$15}' "$t/stat")"; done; }
-# The warm-up (1 s) runs before the window; sample the threads around it.
+SECRET="whsec_bench_secret"
+HANDLER_SIGNING_SECRET="whsec_YmVuY2gtc2luay1zaWduaW5nLWtleQ=="
+HANDLER_CONCURRENCY=
+SLOW_HOLD=30s
+WARMUP=1
+DUP_SHARE=0.1
+LOG_FILTER=${HL_LOG:-info}
+REDIS_URL=  # fresh_node's default; the embedded store uses none
+WORK=$(mktemp -d /tmp/hookline-embedded-threads.XXXXXX)
+. bench/lib/common.sh
+. bench/lib/hookline.sh
+redis_clear() { :; }  # the embedded store keeps nothing in Redis
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+start_sink
+fresh_node embedded-threads embedded yes sink
+cp "$HL_CONFIG" "$d/hookline.toml"
+threads() { for t in /proc/$HL_PID/task/*; do echo "$(cat "$t/comm")|$(awk '{print $14+$15}' "$t/stat")"; done; }
 # With perf, the WAL syncs (one per committed lane transaction) and
 # writes over the same 10 s.
 PERF=(sleep 10)
 if command -v perf >/dev/null; then
-  PERF=(perf stat -x, -o "$d/syscalls.csv" -e syscalls:sys_enter_fdatasync,syscalls:sys_enter_fsync,syscalls:sys_enter_pwrite64 -p $HP -- sleep 10)
+  PERF=(perf stat -x, -o "$d/syscalls.csv" -e syscalls:sys_enter_fdatasync,syscalls:sys_enter_fsync,syscalls:sys_enter_pwrite64 -p "$HL_PID" -- sleep 10)
 fi
+# The warm-up (1 s) runs before the window; sample the threads around it.
 ( sleep 1.5; threads > "$d/threads.before"; "${PERF[@]}" >/dev/null 2>&1 || sleep 10; threads > "$d/threads.after" ) &
-TP=$!
-"$B/bench-load" --label embedded-threads --secret whsec_bench_secret --warmup 1 \
-  --url "http://127.0.0.1:$port/webhooks/stripe/default" --concurrency "${CONC:-32}" --duration 12 \
-  --body-bytes 1024 --dup-share 0.1 --watch-pid $HP --sink "http://127.0.0.1:$sport/_sink/stats/sink" \
-  --drain-timeout 10 > "$d/load.json" 2> "$d/load.err"
-wait $TP
+sampler=$!
+load embedded-threads "$d/load.json" --url "$HL_URL/webhooks/stripe/default" --concurrency "${CONC:-32}" \
+  --duration 12 --body-bytes 1024 --watch-pid "$HL_PID" --sink "$SINK_URL/_sink/stats/sink" --drain-timeout 10
+wait "$sampler"
 python3 - "$d" "$(getconf CLK_TCK)" <<'PY' | tee "$d/summary.txt"
 import collections, json, sys
 d, hz = sys.argv[1], int(sys.argv[2])

@@ -116,9 +116,10 @@ def main():
         "scenarios": {},
         "sustained": {},
     }
-    vcpu = maybe(f"{parts}/vcpu.json")
-    if vcpu is not None:
-        res["machine"]["vcpu"] = vcpu
+    for probe in ("vcpu", "disk"):
+        found = maybe(f"{parts}/{probe}.json")
+        if found is not None:
+            res["machine"][probe] = found
     res["baselines"] = baselines(parts)
     for name in res["settings"]["scenarios"]:
         d = {"max": load(f"{parts}/{name}.max.json"), "config": open(f"{parts}/{name}.config.toml").read()}

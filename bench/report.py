@@ -27,13 +27,27 @@ def vcpu_line(m):
         return []
     head = (f"- The vCPUs' own pauses, before any pass (`bench/pauses/vcpu/fixed_work.py`, {v['seconds']:g} s "
             f"on the idle machine): a fixed loop ran three times its median CPU time or more ")
+    extra = v["extra_cpu_share"]
+    extra = f"{pct(abs(extra))} {'more' if extra >= 0 else 'less'} CPU time than at its median pace"
     if not v["stretches"]:
-        return [head + f"in none of {v['rounds']} rounds ({pct(v['extra_cpu_share'])} more CPU time than at "
-                "its median pace): no stretch of slow rounds while it ran."]
+        return [head + f"in none of {v['rounds']} rounds ({extra}): no stretch of slow rounds while it ran."]
     return [head + f"in {v['slow_rounds']} of {v['rounds']} rounds, in {v['stretches']} "
             f"{'stretch' if v['stretches'] == 1 else 'stretches'}, the longest "
-            f"{v['longest_ms']:.0f} ms ({pct(v['extra_cpu_share'])} more CPU time than at its median pace). "
+            f"{v['longest_ms']:.0f} ms ({extra}). "
             f"Pauses of the answers on such a machine are the host's (bench/NOTES.md, \"Run 23\")."]
+
+
+def disk_line(m):
+    """What the idle disk's flush probe found (runs before 2026-11-27: none)."""
+    d = m.get("disk")
+    if not d:
+        return []
+    long = d["at_least_ms"]
+    return [f"- The disk's own stalls, before any pass (`bench/pauses/fsync/probe.py`, {d['seconds']:g} s on the "
+            f"idle machine): {d['flushes']} flushes of {d['bytes'] // 1024} KiB, p50 {d['p50_ms']:.2f} ms, "
+            f"p99 {d['p99_ms']:.2f} ms, the longest {d['max_ms']:.0f} ms; {long['100']} of 100 ms or more. "
+            "A commit waits for its flush, so on a path that commits (PostgreSQL, SQLite) every answer behind "
+            "such a flush is as late (bench/NOTES.md, \"Run 25\")."]
 
 
 def header(res):
@@ -49,6 +63,7 @@ def header(res):
         "- Everything runs on this one machine: the load generator, hookline, the sink, Redis and PostgreSQL "
         "share the same cores, so every figure here is a lower bound of what hookline does with cores of its own.",
         *vcpu_line(m),
+        *disk_line(m),
         "", "## How it was measured", "",
         f"Command: `{(env + ' ') if env else ''}{s['command']}`.", "",
         f"- Load generator: `bench-load` (bench/src/load/), the same for every HTTP target, the bare baseline "

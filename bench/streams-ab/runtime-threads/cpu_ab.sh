@@ -7,7 +7,7 @@ arm=$1; r=$2; rate=$3; out=${OUT:-/tmp/box-cpu}/$arm-$r; mkdir -p ${OUT:-/tmp/bo
 PG_EVENTS_BIN=/tmp/bin-$arm PG_EVENTS_STORE=${STORE:-redis-streams} PG_EVENTS_CRITICAL=${CRITICAL:-no} PG_EVENTS_RATE=$rate PG_EVENTS_DURATION=20 PG_EVENTS_OUT=$out bench/lib/pg_per_event.sh > $out.log 2>&1 &
 bg=$!
 pid=
-for i in $(seq 1 200); do pid=$(pgrep -f "/tmp/bin-$arm/hookline serve" | head -1); [ -n "$pid" ] && break; sleep 0.1; done
+for i in $(seq 1 200); do pid=$(pgrep -f "hookline serve" | head -1); [ -n "$pid" ] && break; sleep 0.1; done
 # wait for the load to start (bench-load process), then 4 s more
 for i in $(seq 1 300); do pgrep -f "bench-load" >/dev/null && break; sleep 0.1; done
 sleep 4

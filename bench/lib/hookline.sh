@@ -113,7 +113,10 @@ fresh_node() { # label store critical "handlers" [redis-url]
     "$BIN/hookline" migrate --config "$HL_CONFIG" >"$dir/migrate.log" 2>&1 || { cat "$dir/migrate.log" >&2; die "migrate failed"; }
   fi
   sink_reset
-  RUST_LOG="$LOG_FILTER" "$BIN/hookline" serve --config "$HL_CONFIG" >"$dir/serve.log" 2>&1 &
+  # BENCH_HOOKLINE_ENV: NAME=value pairs for the node alone (for example
+  # TOKIO_WORKER_THREADS=1), not for the load generator or the sink.
+  # shellcheck disable=SC2086
+  env ${BENCH_HOOKLINE_ENV:-} RUST_LOG="$LOG_FILTER" "$BIN/hookline" serve --config "$HL_CONFIG" >"$dir/serve.log" 2>&1 &
   HL_PID=$!; PIDS+=("$HL_PID")
   HL_URL="http://127.0.0.1:$port"
   wait_http "$HL_URL/readyz" 30 -f || { tail -n 20 "$dir/serve.log" >&2; die "hookline ($label) not ready"; }

@@ -19,6 +19,19 @@ pub fn free_port() -> u16 {
         .port()
 }
 
+/// A free port for a Redis Cluster node: its cluster bus listens 10,000
+/// ports higher, so the port must be at most 55535 (redis-server refuses to
+/// start otherwise) and the bus's port free too. Ephemeral ports reach
+/// 60999, so a fifth of `free_port`'s answers would not do.
+pub fn cluster_node_port() -> u16 {
+    loop {
+        let port = free_port();
+        if port <= 55535 && TcpListener::bind(("127.0.0.1", port + 10000)).is_ok() {
+            return port;
+        }
+    }
+}
+
 fn wait_until(what: &str, limit: Duration, mut ready: impl FnMut() -> bool) {
     let start = Instant::now();
     while !ready() {
@@ -151,7 +164,7 @@ impl RedisCluster {
     pub fn start() -> Self {
         let nodes: Vec<RedisServer> = (0..3)
             .map(|_| {
-                let port = free_port();
+                let port = cluster_node_port();
                 RedisServer::start_with(
                     port,
                     &[

@@ -10,7 +10,7 @@ use std::os::unix::fs::PermissionsExt;
 
 use common::backing::{redis_url, StoreGuard, TestDatabase};
 use common::pki::Pki;
-use common::servers::{free_port, PgServer, RedisServer};
+use common::servers::{cluster_node_port, free_port, PgServer, RedisServer};
 use common::{providers_toml, render_config, spawn_text, Backend, Webhook};
 use hookline::store::Store;
 use sqlx::Connection;
@@ -156,7 +156,8 @@ async fn redis_over_tls_with_the_ca_file() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redis_cluster_over_tls_with_the_ca_file() {
     let pki = Pki::new();
-    let tls_ports: Vec<u16> = (0..3).map(|_| free_port()).collect();
+    // With `--tls-cluster`, the bus listens 10,000 above the TLS port.
+    let tls_ports: Vec<u16> = (0..3).map(|_| cluster_node_port()).collect();
     let _nodes: Vec<RedisServer> = tls_ports
         .iter()
         .map(|tls_port| {

@@ -151,6 +151,75 @@ async fn redis_restarted_empty_still_answers_duplicate_from_postgres() {
     assert_eq!(row.body, second.body, "the original stands");
 }
 
+/// The clients connected to `redis` other than `redis-cli` itself.
+fn redis_clients(redis: &RedisServer) -> usize {
+    let list = redis.cli(&["CLIENT", "LIST"]);
+    list.lines().filter(|l| !l.contains("cmd=client")).count()
+}
+
+/// Each HTTP worker thread claims over a Redis connection of its own, so a
+/// request's round trips stay on its thread; the delivery workers and
+/// background tasks share one more (`docs/redis-store.md`). After a
+/// restart each HTTP worker makes its own again, and no more than that.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_http_worker_claims_over_a_redis_connection_of_its_own() {
+    let mut redis = RedisServer::start();
+    let app = app_on_redis(&redis.url(), "1s").await;
+    let http_workers = std::thread::available_parallelism().unwrap().get();
+    // Many requests at once, over as many client connections, reach every
+    // HTTP worker.
+    let burst = |round: &'static str| {
+        let app = &app;
+        async move {
+            let events: Vec<Webhook> = (0..64)
+                .map(|i| {
+                    Webhook::new(
+                        "stripe",
+                        "acme",
+                        &format!("evt_{round}_{i}"),
+                        PLAIN_TYPE,
+                        "a",
+                    )
+                })
+                .collect();
+            futures::future::join_all(events.iter().map(|w| app.send_json(w))).await
+        }
+    };
+    for (status, body) in burst("before").await {
+        assert_eq!(status, 200, "{body}");
+    }
+    assert_eq!(redis_clients(&redis), http_workers + 1);
+
+    redis.restart();
+    // The first request on each connection after the restart may meet it
+    // closed (503, retried by the provider); each is made again on demand.
+    send_until(
+        &app,
+        &Webhook::new("stripe", "acme", "evt_after", PLAIN_TYPE, "a"),
+        200,
+        Duration::from_secs(10),
+    )
+    .await;
+    let start = Instant::now();
+    loop {
+        let answers = burst("after").await;
+        if answers.iter().all(|(status, _)| *status == 200) {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "still failing: {answers:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The shared one comes back when it is next used; none is doubled.
+    let after = redis_clients(&redis);
+    assert!(
+        (http_workers..=http_workers + 1).contains(&after),
+        "{after} connections for {http_workers} HTTP workers"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_down_fails_critical_events_closed_and_keeps_plain_ones_flowing() {
     let mut pg = PgServer::start();

@@ -4,9 +4,18 @@
 //! The connection is made lazily and re-made on demand: the receiver starts
 //! (and answers 503 + `Retry-After`, `/readyz` says unavailable) while Redis
 //! is unreachable, and recovers by itself when Redis is back.
+//!
+//! A connection's I/O runs as a task on the runtime that made it. The
+//! HTTP workers each run a single-threaded runtime of their own, so a
+//! request that used the process's connection would hand every command to
+//! another thread and be woken back from it: two thread switches a round
+//! trip. A thread whose runtime is single-threaded therefore gets its own
+//! connection, made and driven there.
 
+use std::cell::{Cell, RefCell};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
@@ -14,6 +23,7 @@ use redis::cluster::ClusterClient;
 use redis::cluster_async::ClusterConnection;
 use redis::{Cmd, Pipeline, RedisFuture, Value};
 use secrecy::ExposeSecret;
+use tokio::runtime::{Handle, RuntimeFlavor};
 use tokio::sync::OnceCell;
 
 use super::RedisOptions;
@@ -33,14 +43,40 @@ enum Target {
 #[derive(Clone)]
 pub enum Conn {
     // Boxed: the manager is ~240 bytes, the cluster handle 16.
-    Single(Box<ConnectionManager>),
+    Single(Box<Single>),
     Cluster(ClusterConnection),
+}
+
+/// A single server's connection, and its handle's count of connections
+/// found broken (see [`RedisConn::get`]).
+#[derive(Clone)]
+pub struct Single {
+    conn: ConnectionManager,
+    broken: Arc<AtomicU64>,
+}
+
+/// Count a broken connection: an error after which the manager reconnects.
+fn note<T>(broken: &AtomicU64, result: &redis::RedisResult<T>) {
+    if result
+        .as_ref()
+        .is_err_and(redis::RedisError::is_unrecoverable_error)
+    {
+        broken.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 impl ConnectionLike for Conn {
     fn req_packed_command<'a>(&'a mut self, cmd: &'a Cmd) -> RedisFuture<'a, Value> {
         match self {
-            Conn::Single(c) => c.req_packed_command(cmd),
+            Conn::Single(c) => {
+                let Single { conn, broken } = &mut **c;
+                let reply = conn.req_packed_command(cmd);
+                Box::pin(async move {
+                    let reply = reply.await;
+                    note(broken, &reply);
+                    reply
+                })
+            }
             Conn::Cluster(c) => c.req_packed_command(cmd),
         }
     }
@@ -52,14 +88,22 @@ impl ConnectionLike for Conn {
         count: usize,
     ) -> RedisFuture<'a, Vec<Value>> {
         match self {
-            Conn::Single(c) => c.req_packed_commands(cmd, offset, count),
+            Conn::Single(c) => {
+                let Single { conn, broken } = &mut **c;
+                let replies = conn.req_packed_commands(cmd, offset, count);
+                Box::pin(async move {
+                    let replies = replies.await;
+                    note(broken, &replies);
+                    replies
+                })
+            }
             Conn::Cluster(c) => c.req_packed_commands(cmd, offset, count),
         }
     }
 
     fn get_db(&self) -> i64 {
         match self {
-            Conn::Single(c) => c.get_db(),
+            Conn::Single(c) => c.conn.get_db(),
             Conn::Cluster(c) => c.get_db(),
         }
     }
@@ -69,7 +113,41 @@ impl ConnectionLike for Conn {
 #[derive(Clone)]
 pub struct RedisConn {
     target: Arc<Target>,
-    conn: Arc<OnceCell<Conn>>,
+    /// The process's connection, and the count of broken ones when its
+    /// cell was made.
+    shared: Arc<Mutex<(u64, Arc<OnceCell<Conn>>)>>,
+    /// How many times a connection of this handle was found broken.
+    broken: Arc<AtomicU64>,
+    /// This handle's number among the process's: its key in [`LOCAL`].
+    id: u64,
+}
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+
+/// A thread's own connection of one handle: the handle's number, its count
+/// of broken connections when it was made, the connection.
+type Local = (u64, u64, Conn);
+
+thread_local! {
+    /// The connections made on this thread's single-threaded runtime; they
+    /// go with the thread.
+    static LOCAL: RefCell<Vec<Local>> = const { RefCell::new(Vec::new()) };
+    /// Whether one of them is being made: one attempt per thread at a time,
+    /// so an unreachable Redis sees no more attempts than before.
+    static CONNECTING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn on_single_threaded_runtime() -> bool {
+    Handle::try_current().is_ok_and(|h| h.runtime_flavor() == RuntimeFlavor::CurrentThread)
+}
+
+/// Clears [`CONNECTING`] however the attempt ends (a cancelled request too).
+struct Connecting;
+
+impl Drop for Connecting {
+    fn drop(&mut self) {
+        CONNECTING.with(|c| c.set(false));
+    }
 }
 
 impl fmt::Debug for RedisConn {
@@ -79,13 +157,13 @@ impl fmt::Debug for RedisConn {
             Target::Single(..) => "single",
             Target::Cluster(_) => "cluster",
         };
+        let connected = self.shared_cell().initialized();
         f.debug_struct("RedisConn")
             .field("kind", &kind)
-            .field("connected", &self.conn.initialized())
+            .field("connected", &connected)
             .finish()
     }
 }
-
 fn bad_url() -> OpenError {
     // The parser's message could quote the URL; say which key is wrong only.
     OpenError::Setting {
@@ -143,31 +221,84 @@ impl RedisConn {
         };
         Ok(RedisConn {
             target: Arc::new(target),
-            conn: Arc::new(OnceCell::new()),
+            shared: Arc::new(Mutex::new((0, Arc::new(OnceCell::new())))),
+            broken: Arc::new(AtomicU64::new(0)),
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         })
     }
 
-    /// The connection, connecting first if needed. Concurrent callers share
-    /// one attempt; a failed or cancelled attempt leaves the cell empty so
-    /// the next call tries again.
+    /// The connection, connecting first if needed: on a single server,
+    /// this thread's own on a single-threaded runtime (the module's note),
+    /// else the process's. A failed or cancelled attempt leaves nothing
+    /// behind, so the next call tries again.
+    ///
+    /// When one connection is found broken (Redis restarted, say), every
+    /// connection of the handle made before is made again on its next
+    /// use, unused: a restart costs the one request that found it, not one
+    /// per thread.
     pub async fn get(&self) -> Result<Conn, StoreError> {
-        let conn = self
-            .conn
-            .get_or_try_init(|| async {
-                match &*self.target {
-                    Target::Single(client, config) => {
-                        ConnectionManager::new_with_config(client.clone(), config.clone())
-                            .await
-                            .map(|c| Conn::Single(Box::new(c)))
-                    }
-                    Target::Cluster(client) => {
-                        client.get_async_connection().await.map(Conn::Cluster)
-                    }
-                }
-            })
+        if !matches!(*self.target, Target::Single(..)) || !on_single_threaded_runtime() {
+            return self.shared().await;
+        }
+        let broken = self.broken.load(Ordering::Relaxed);
+        let mine = LOCAL.with(|l| {
+            let mut l = l.borrow_mut();
+            let at = l.iter().position(|e| e.0 == self.id)?;
+            if l[at].1 == broken {
+                return Some(l[at].2.clone());
+            }
+            l.swap_remove(at);
+            None
+        });
+        if let Some(conn) = mine {
+            return Ok(conn);
+        }
+        // Another request on this thread is connecting: share the
+        // process's connection meanwhile.
+        if CONNECTING.with(|c| c.replace(true)) {
+            return self.shared().await;
+        }
+        let connecting = Connecting;
+        let conn = self.connect().await.map_err(StoreError::redis("connect"))?;
+        drop(connecting);
+        LOCAL.with(|l| l.borrow_mut().push((self.id, broken, conn.clone())));
+        Ok(conn)
+    }
+
+    /// The process's connection. Concurrent callers share one attempt.
+    async fn shared(&self) -> Result<Conn, StoreError> {
+        let cell = self.shared_cell();
+        let conn = cell
+            .get_or_try_init(|| self.connect())
             .await
             .map_err(StoreError::redis("connect"))?;
         Ok(conn.clone())
+    }
+
+    /// The process's connection's cell: a new, empty one if a connection
+    /// was found broken since it was made.
+    fn shared_cell(&self) -> Arc<OnceCell<Conn>> {
+        let broken = self.broken.load(Ordering::Relaxed);
+        let mut shared = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
+        if shared.0 != broken {
+            *shared = (broken, Arc::new(OnceCell::new()));
+        }
+        shared.1.clone()
+    }
+
+    /// A new connection; its I/O task runs on the calling runtime.
+    async fn connect(&self) -> redis::RedisResult<Conn> {
+        match &*self.target {
+            Target::Single(client, config) => {
+                ConnectionManager::new_with_config(client.clone(), config.clone())
+                    .await
+                    .map(|conn| {
+                        let broken = self.broken.clone();
+                        Conn::Single(Box::new(Single { conn, broken }))
+                    })
+            }
+            Target::Cluster(client) => client.get_async_connection().await.map(Conn::Cluster),
+        }
     }
 }
 

@@ -30,7 +30,7 @@ async fn each_key(
     mut found: impl FnMut(Vec<u8>),
 ) -> Result<(), StoreError> {
     match conn {
-        Conn::Single(mut c) => scan_node(&mut *c, pattern, &mut found).await,
+        mut single @ Conn::Single(_) => scan_node(&mut single, pattern, &mut found).await,
         Conn::Cluster(c) => {
             for (host, port) in masters(c.clone()).await? {
                 let mut node = NodeConn {

@@ -128,9 +128,11 @@ def render(res, plotted):
     L += ["", "## Targets (issue 25)", "",
           "Capacity: the highest offered rate among a scenario's passes where every answer was 2xx, "
           "deliveries kept pace at 95% or more of the new events, the backlog at the end was under 1 s "
-          "and p99 at most 100 ms; bracketed by the lowest pass above it that failed."
+          "and p99 at most 100 ms; bracketed by the lowest pass above it that failed. Its ratio counts "
+          "that pass's new events (answers `accepted` in the window; the load's 10% retries are not), "
+          "against the baseline's rate, where every request or row is new."
           + (" Where the search's passes left a target undecided, one more pass at the target's rate "
-             "(5% above it) decided it." if res.get("capacity_checks") else
+             "(5% above it, plus the load's retries) decided it." if res.get("capacity_checks") else
              " (This run had no pass at a target's own rate: a bracket around a target leaves it undecided "
              "and reported missed.)"), "",
           "| target | measured | |", "|---|---|---|"]

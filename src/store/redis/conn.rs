@@ -1,5 +1,5 @@
-//! One Redis connection for the whole process, single server or cluster,
-//! behind one type that the scripts run on.
+//! The process's Redis connections, single server or cluster, behind one
+//! type that the scripts run on.
 //!
 //! The connection is made lazily and re-made on demand: the receiver starts
 //! (and answers 503 + `Retry-After`, `/readyz` says unavailable) while Redis
@@ -9,8 +9,10 @@
 //! HTTP workers each run a single-threaded runtime of their own, so a
 //! request that used the process's connection would hand every command to
 //! another thread and be woken back from it: two thread switches a round
-//! trip. A thread whose runtime is single-threaded therefore gets its own
-//! connection, made and driven there.
+//! trip. On a single server, a thread whose runtime is single-threaded
+//! therefore gets its own connection, made and driven there; every other
+//! caller shares one. (A cluster connection keeps one: it holds a socket
+//! per node and re-routes by itself.)
 
 use std::cell::{Cell, RefCell};
 use std::fmt;

@@ -159,7 +159,10 @@ impl fmt::Debug for RedisConn {
             Target::Single(..) => "single",
             Target::Cluster(_) => "cluster",
         };
-        let connected = self.shared_cell().initialized();
+        let connected = match self.shared.lock() {
+            Ok(shared) => shared.1.initialized(),
+            Err(_) => false,
+        };
         f.debug_struct("RedisConn")
             .field("kind", &kind)
             .field("connected", &connected)

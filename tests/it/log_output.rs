@@ -50,7 +50,10 @@ async fn log_with_answers(path: &std::path::Path, n: usize) -> Vec<u8> {
     loop {
         let log = std::fs::read(path).unwrap_or_default();
         let answered = String::from_utf8_lossy(&log).matches("answered").count();
-        if answered >= n || Instant::now() > deadline {
+        // Whole lines only: the log thread may be part-way through the
+        // last one (its "answered" comes before its long values).
+        let whole = log.ends_with(b"\n");
+        if (answered >= n && whole) || Instant::now() > deadline {
             return log;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;

@@ -238,9 +238,9 @@ impl RedisConn {
     /// behind, so the next call tries again.
     ///
     /// When one connection is found broken (Redis restarted, say), every
-    /// connection of the handle made before is made again on its next
-    /// use, unused: a restart costs the one request that found it, not one
-    /// per thread.
+    /// connection of the handle made before it is replaced on its next
+    /// use, without being tried: a restart costs the one request that
+    /// found it, not one per thread.
     pub async fn get(&self) -> Result<Conn, StoreError> {
         if !matches!(*self.target, Target::Single(..)) || !on_single_threaded_runtime() {
             return self.shared().await;

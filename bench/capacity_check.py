@@ -1,6 +1,10 @@
 """The rate of one more pass that decides a capacity target of issue 25.
 
-    python3 bench/capacity_check.py PARTS_DIR SCENARIO BODY_BYTES
+    python3 bench/capacity_check.py PARTS_DIR SCENARIO BODY_BYTES DUP_SHARE
+
+DUP_SHARE is the share of the load's requests that repeat an earlier one
+(bench/run's BENCH_DUP_SHARE): a pass offering R requests/s brings about
+R * (1 - DUP_SHARE) new events/s.
 
 The sustained-rate search picks its rates for the 10 ms bound, so its
 passes can leave a capacity target undecided: the highest pass that met
@@ -28,10 +32,6 @@ from report_issue25 import CAPACITY_TARGETS, capacity  # noqa: E402
 from report_targets import bare_rate, pg_rate  # noqa: E402
 
 MARGIN = 1.05
-# The share of the load's requests that repeat an earlier one (bench/run's
-# BENCH_DUP_SHARE default): a pass offering R requests/s brings about
-# R * (1 - DUP_SHARE) new events/s.
-DUP_SHARE = float(os.environ.get("BENCH_DUP_SHARE", "0.1"))
 
 
 def partial_results(parts, name, body_bytes):
@@ -47,7 +47,7 @@ def partial_results(parts, name, body_bytes):
 
 
 def main():
-    parts, name, body_bytes = sys.argv[1], sys.argv[2], sys.argv[3]
+    parts, name, body_bytes, dup_share = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
     target = next((t for t in CAPACITY_TARGETS if t[0] == name), None)
     if target is None:
         sys.exit(f"{name} has no capacity target (issue 25 names: "
@@ -68,7 +68,7 @@ def main():
     elif high is not None and high["accepted_per_s"] <= new:
         print(f"decided: {high['accepted_per_s']:.0f} new/s failed the bounds (target {new:.0f} new/s)", file=sys.stderr)
     else:
-        print(math.ceil(new / (1 - DUP_SHARE) * MARGIN))
+        print(math.ceil(new / (1 - dup_share) * MARGIN))
 
 
 if __name__ == "__main__":

@@ -95,7 +95,7 @@ open_pass() { # scenario label rate out-file
 # rate (bench/capacity_check.py says which, or that none is needed).
 run_capacity_check() { # scenario
   local s=$1 rate
-  rate=$(python3 bench/capacity_check.py "$PARTS" "$s" "$BODY_BYTES" 2>"$PARTS/$s.target.why") \
+  rate=$(python3 bench/capacity_check.py "$PARTS" "$s" "$BODY_BYTES" "$DUP_SHARE" 2>"$PARTS/$s.target.why") \
     || { cat "$PARTS/$s.target.why" >&2; die "capacity check of $s failed"; }
   if [ -z "$rate" ]; then
     log "scenario $s: capacity target $(cat "$PARTS/$s.target.why")"

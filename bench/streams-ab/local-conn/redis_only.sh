@@ -5,7 +5,7 @@
 # hookline's CPU per request from the load generator's watch.
 #   BASE=dir NEW=dir redis_only.sh ROUNDS OUTDIR
 # Each dir holds hookline, bench-load and bench-sink. Uses the shared Redis
-# (BENCH_REDIS_URL) and PostgreSQL (a database of its own, dropped after).
+# (BENCH_REDIS_URL) and PostgreSQL (BENCH_PG_URL, as bench/run; a database of its own).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 ROOT=$PWD
@@ -13,8 +13,8 @@ rounds=${1:?usage: redis_only.sh ROUNDS OUTDIR}; outdir=${2:?outdir}; mkdir -p "
 REDIS_URL="${BENCH_REDIS_URL:-redis://127.0.0.1:6379/0}"
 PREFIX=hlonly; BODY_BYTES=1024; DUP_SHARE=0.1; WARMUP=2; LOG_FILTER=info
 SECRET=whsec_bench_secret; SLOW_HOLD=30s; DB_NAME=hookline_redis_only
-PG_ADMIN_URL="postgres://postgres@127.0.0.1:5432/postgres"
-DB_URL="postgres://postgres@127.0.0.1:5432/$DB_NAME"
+PG_ADMIN_URL="${BENCH_PG_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+DB_URL="${PG_ADMIN_URL%/*}/$DB_NAME"
 WORK=$(mktemp -d /tmp/hookline-redis-only.XXXXXX); PARTS=$WORK
 . bench/lib/common.sh
 . bench/lib/hookline.sh

@@ -57,14 +57,22 @@ pub struct Single {
     broken: Arc<AtomicU64>,
 }
 
-/// Count a broken connection: an error after which the manager reconnects.
-fn note<T>(broken: &AtomicU64, result: &redis::RedisResult<T>) {
-    if result
-        .as_ref()
-        .is_err_and(redis::RedisError::is_unrecoverable_error)
-    {
-        broken.fetch_add(1, Ordering::Relaxed);
-    }
+/// `reply`, counting a broken connection (an error after which the
+/// manager reconnects) in `broken`.
+fn counted<'a, T: Send + 'a>(
+    broken: &'a AtomicU64,
+    reply: RedisFuture<'a, T>,
+) -> RedisFuture<'a, T> {
+    Box::pin(async move {
+        let reply = reply.await;
+        if reply
+            .as_ref()
+            .is_err_and(redis::RedisError::is_unrecoverable_error)
+        {
+            broken.fetch_add(1, Ordering::Relaxed);
+        }
+        reply
+    })
 }
 
 impl ConnectionLike for Conn {
@@ -72,12 +80,7 @@ impl ConnectionLike for Conn {
         match self {
             Conn::Single(c) => {
                 let Single { conn, broken } = &mut **c;
-                let reply = conn.req_packed_command(cmd);
-                Box::pin(async move {
-                    let reply = reply.await;
-                    note(broken, &reply);
-                    reply
-                })
+                counted(broken, conn.req_packed_command(cmd))
             }
             Conn::Cluster(c) => c.req_packed_command(cmd),
         }
@@ -92,12 +95,7 @@ impl ConnectionLike for Conn {
         match self {
             Conn::Single(c) => {
                 let Single { conn, broken } = &mut **c;
-                let replies = conn.req_packed_commands(cmd, offset, count);
-                Box::pin(async move {
-                    let replies = replies.await;
-                    note(broken, &replies);
-                    replies
-                })
+                counted(broken, conn.req_packed_commands(cmd, offset, count))
             }
             Conn::Cluster(c) => c.req_packed_commands(cmd, offset, count),
         }

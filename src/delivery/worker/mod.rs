@@ -32,6 +32,9 @@ use crate::store::{now_ms, Store};
 /// attempt's outcome has a place here, so the statement's latency under
 /// load does not hold the next call back. Beyond this many, a finished
 /// attempt keeps its slot until an outcome is written (back-pressure).
+/// PostgreSQL's outcome batches wait for company only until they hold half
+/// the default's places (`OutcomeBatch::LINGER_ROWS`), so the wait does
+/// not cap deliveries at the places per wait.
 /// Every store group-commits outcomes; before the embedded store's write
 /// lane it wrote each in a transaction of its own, and queued outcomes took
 /// its answer's p99 at 600/s from 5-8 ms to 60-130 ms.

@@ -387,7 +387,10 @@ pub fn headers_for(
     event_type: &str,
     timestamp: i64,
 ) -> Vec<(String, String)> {
-    let defs = hookline::provider::Definitions::load(None).unwrap();
+    // The built-in definitions, loaded once: loading them takes tens of
+    // milliseconds in a debug build, paid per request signed before.
+    static DEFS: std::sync::OnceLock<hookline::provider::Definitions> = std::sync::OnceLock::new();
+    let defs = DEFS.get_or_init(|| hookline::provider::Definitions::load(None).unwrap());
     let def = defs.get(kind_of(route)).unwrap();
     let key = def.decode_secret(secret).unwrap();
     sender_headers(def, &key, body, event_id, Some(event_type), timestamp, "").unwrap()

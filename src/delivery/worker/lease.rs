@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::Semaphore;
+use tokio::sync::{Notify, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use super::Workers;
@@ -18,6 +18,13 @@ use crate::store::StoreError;
 
 /// Longest wait for more free slots before leasing for fewer.
 const LEASE_GATHER: Duration = Duration::from_millis(5);
+
+/// How long the streams' lease loop lets appends gather once woken, so
+/// that they share a lease: woken by each append and leasing at once, it
+/// ran one lease script per delivery (four commands in Redis, a round trip
+/// from a worker) at 3,000 deliveries/s (bench/NOTES.md, "Stream leases
+/// that wait for company"). Nobody's answer waits on a lease.
+const STREAMS_GATHER: Duration = Duration::from_millis(2);
 
 /// Where deliveries wait.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,12 +88,21 @@ impl Workers {
                 self.backlog
                     .store(batch.len() as u32 >= free, Ordering::Relaxed);
             }
+            // Fewer than asked for: the queue is empty now, and what is
+            // appended next wakes the loop (a wake-up is kept until it is
+            // waited for), so wait for it rather than lease again at once.
+            let mut drained = match &leased {
+                Ok(batch) => (batch.len() as u32) < free,
+                Err(_) => false,
+            };
             match leased {
                 Ok(batch) if !batch.is_empty() => {
                     for d in batch {
                         // A lease can hold more for one handler than it
-                        // has room for: those go back to the queue.
+                        // has room for: those go back to the queue, and
+                        // are leased again once the handler has room.
                         let Some(pass) = self.gates.enter(&d.handler) else {
+                            drained = false;
                             if let Err(e) = self.store.give_back(&d, &self.owner).await {
                                 tracing::warn!(error = %e.chain(), "could not hand a delivery back; it is due again after its lease");
                             }
@@ -96,7 +112,11 @@ impl Workers {
                         let me = self.clone();
                         tokio::spawn(async move { me.deliver(d, pass, permit).await });
                     }
+                    if queue == Queue::Streams && drained {
+                        self.wait_for_appends(&wake, shutdown).await;
+                    }
                 }
+                Ok(_) if queue == Queue::Streams => self.wait_for_appends(&wake, shutdown).await,
                 Ok(_) => {
                     tokio::select! {
                         _ = shutdown.cancelled() => break,
@@ -112,6 +132,22 @@ impl Workers {
                     }
                 }
             }
+        }
+    }
+
+    /// Wait until this process appends to a stream (or a poll interval
+    /// passes, for other nodes' appends and due retries), then let what
+    /// follows gather for [`STREAMS_GATHER`]. Returns early on shutdown;
+    /// the loop sees it.
+    async fn wait_for_appends(&self, wake: &Notify, shutdown: &CancellationToken) {
+        tokio::select! {
+            _ = shutdown.cancelled() => return,
+            _ = wake.notified() => {}
+            _ = tokio::time::sleep(self.settings.poll_interval) => return,
+        }
+        tokio::select! {
+            _ = shutdown.cancelled() => {}
+            _ = tokio::time::sleep(STREAMS_GATHER) => {}
         }
     }
 

@@ -134,14 +134,10 @@ async fn a_failing_write_does_not_fail_the_others_in_its_batch() {
     assert_eq!(answers.next().unwrap().await.unwrap().unwrap(), 25);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_lingering_write_waits_for_the_ones_that_follow_it() {
-    let writes = GroupCommit::<Lingering>::start(pool().await, 128, 4);
-    let started = tokio::time::Instant::now();
-    // Five writes 20 ms apart, each of them alone when it is sent: with
-    // four statements allowed in flight, without the wait each would
-    // go out on its own.
-    let sent: Vec<_> = (1..=5)
+/// Submit the writes 1..=`n` to `writes`, 20 ms apart, and check that
+/// each gets its own answer.
+async fn spaced<B: Batch<Item = i64, Out = i64>>(writes: &GroupCommit<B>, n: i64) {
+    let sent: Vec<_> = (1..=n)
         .map(|x| {
             let writes = writes.clone();
             tokio::spawn(async move {
@@ -150,9 +146,19 @@ async fn a_lingering_write_waits_for_the_ones_that_follow_it() {
             })
         })
         .collect();
-    for (x, answer) in (1..=5).zip(futures::future::join_all(sent).await) {
+    for (x, answer) in (1..=n).zip(futures::future::join_all(sent).await) {
         assert_eq!(answer.unwrap().unwrap(), 100 / x);
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lingering_write_waits_for_the_ones_that_follow_it() {
+    let writes = GroupCommit::<Lingering>::start(pool().await, 128, 4);
+    let started = tokio::time::Instant::now();
+    // Five writes 20 ms apart, each of them alone when it is sent: with
+    // four statements allowed in flight, without the wait each would
+    // go out on its own.
+    spaced(&writes, 5).await;
     assert_eq!(STATEMENTS[2].load(Ordering::SeqCst), 1, "one statement");
     assert!(
         started.elapsed() >= Lingering::LINGER,
@@ -166,18 +172,7 @@ async fn a_waiting_batch_goes_out_once_it_holds_enough_writes() {
     let started = tokio::time::Instant::now();
     // Three writes 20 ms apart: the third fills the batch, which goes
     // out then rather than after its ten seconds.
-    let sent: Vec<_> = (1..=3)
-        .map(|x| {
-            let writes = writes.clone();
-            tokio::spawn(async move {
-                tokio::time::sleep(Duration::from_millis(20 * (x as u64 - 1))).await;
-                writes.submit(x).await
-            })
-        })
-        .collect();
-    for (x, answer) in (1..=3).zip(futures::future::join_all(sent).await) {
-        assert_eq!(answer.unwrap().unwrap(), 100 / x);
-    }
+    spaced(&writes, 3).await;
     assert_eq!(STATEMENTS[4].load(Ordering::SeqCst), 1, "one statement");
     let took = started.elapsed();
     assert!(took < Duration::from_secs(5), "the batch waited {took:?}");

@@ -7,7 +7,7 @@ use serde_json::value::RawValue;
 mod pointer;
 
 use pointer::scalar;
-pub(crate) use pointer::{check_pointer, raw_pointer};
+pub(crate) use pointer::{check_pointer, raw_pointer, Name};
 
 use super::header::{HeaderLookup, HeaderNames};
 use super::request::Rejection;

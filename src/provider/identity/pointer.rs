@@ -2,6 +2,10 @@
 //! document, and the `~json` step that reads a string holding JSON (Wix
 //! sends its event as JSON inside a string inside a JWT claim).
 
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use crate::provider::request::Rejection;
@@ -60,17 +64,13 @@ pub(crate) fn raw_pointer<'a>(root: &'a RawValue, pointer: &str) -> Option<&'a R
     }
     let mut at = root;
     for token in pointer.strip_prefix('/')?.split('/') {
-        let token: std::borrow::Cow<'_, str> = if token.contains('~') {
+        let token: Cow<'_, str> = if token.contains('~') {
             token.replace("~1", "/").replace("~0", "~").into()
         } else {
             token.into()
         };
         at = match at.get().as_bytes().first()? {
-            b'{' => {
-                let members: std::collections::HashMap<String, &RawValue> =
-                    serde_json::from_str(at.get()).ok()?;
-                members.get(token.as_ref()).copied()?
-            }
+            b'{' => member(at, &token)?,
             b'[' => {
                 let items: Vec<&RawValue> = serde_json::from_str(at.get()).ok()?;
                 items.get(array_index(&token)?).copied()?
@@ -79,6 +79,68 @@ pub(crate) fn raw_pointer<'a>(root: &'a RawValue, pointer: &str) -> Option<&'a R
         };
     }
     Some(at)
+}
+
+/// The raw value of the member `name` of the object `obj`: the last, if
+/// the name repeats (as a map built of it keeps). The other members are
+/// skipped, their names compared where they lie in the body: a map of
+/// them cost a `String` and a hash per member, per step.
+fn member<'a>(obj: &'a RawValue, name: &str) -> Option<&'a RawValue> {
+    struct Member<'n>(&'n str);
+
+    impl<'de> Visitor<'de> for Member<'_> {
+        type Value = Option<&'de RawValue>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut found = None;
+            while let Some(k) = map.next_key_seed(Name)? {
+                if k == self.0 {
+                    found = Some(map.next_value::<&RawValue>()?);
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(found)
+        }
+    }
+
+    let mut de = serde_json::Deserializer::from_str(obj.get());
+    de.deserialize_map(Member(name)).ok()?
+}
+
+/// A member name, borrowed from the body when it has no escapes.
+pub(crate) struct Name;
+
+impl<'de> DeserializeSeed<'de> for Name {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Name {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a member name")
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v))
+    }
 }
 
 /// An array index as RFC 6901 writes it: `0`, or digits without a leading

@@ -25,8 +25,12 @@ pub(crate) fn body_token(body: &[u8]) -> Result<&str, VerifyError> {
 /// The payload of a compact token, not verified: for what must be checked
 /// before a key is trusted or fetched (a signing time).
 pub(crate) fn unverified_claims(token: &str) -> Option<Value> {
-    let payload = token.split('.').nth(1)?;
-    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).ok()?).ok()
+    serde_json::from_slice(&unverified_payload(token)?).ok()
+}
+
+/// The decoded payload of a compact token, not verified and not parsed.
+pub(crate) fn unverified_payload(token: &str) -> Option<Vec<u8>> {
+    URL_SAFE_NO_PAD.decode(token.split('.').nth(1)?).ok()
 }
 
 /// A validation of `alg` that checks the signature only: times are checked

@@ -13,10 +13,12 @@
 //! always was: any changed byte is a conflict.
 
 use serde::Deserialize;
-use serde_json::Value;
 
 use super::identity::check_pointer;
 use crate::ids::BodyDigest;
+use canonical::Node;
+
+mod canonical;
 
 /// `[fingerprint]` in a provider definition.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -54,80 +56,23 @@ impl Fingerprint {
         if self.ignore.is_empty() && !self.jwt_payload {
             return BodyDigest::of(body);
         }
-        let doc = if self.jwt_payload {
-            std::str::from_utf8(body)
-                .ok()
-                .and_then(|token| super::scheme::jws::unverified_claims(token.trim()))
+        let claims;
+        let json = if self.jwt_payload {
+            let token = std::str::from_utf8(body).ok();
+            claims = token.and_then(|t| super::scheme::jws::unverified_payload(t.trim()));
+            claims.as_deref()
         } else {
-            serde_json::from_slice::<Value>(body).ok()
+            Some(body)
         };
-        let Some(mut doc) = doc else {
+        let Some(mut doc) = json.and_then(Node::parse) else {
             return BodyDigest::of(body);
         };
         for pointer in &self.ignore {
-            remove(&mut doc, pointer);
+            doc.remove(pointer);
         }
         let mut canonical = Vec::with_capacity(body.len());
-        write_canonical(&doc, &mut canonical);
+        doc.write(&mut canonical);
         BodyDigest::of(&canonical)
-    }
-}
-
-/// Remove the value at `pointer` from `doc`, if it is there.
-fn remove(doc: &mut Value, pointer: &str) {
-    let Some((parent, last)) = pointer.rsplit_once('/') else {
-        return;
-    };
-    let last = unescape(last);
-    match doc.pointer_mut(parent) {
-        Some(Value::Object(members)) => {
-            members.remove(last.as_str());
-        }
-        Some(Value::Array(items)) => {
-            if let Ok(i) = last.parse::<usize>() {
-                if i < items.len() && (last == "0" || !last.starts_with('0')) {
-                    items.remove(i);
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-/// A pointer token's `~1` and `~0` escapes, in RFC 6901's order.
-fn unescape(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
-}
-
-/// `v` with object members sorted by key and no whitespace, whatever order
-/// the provider (or serde_json's map) keeps them in.
-fn write_canonical(v: &Value, out: &mut Vec<u8>) {
-    match v {
-        Value::Object(members) => {
-            let mut sorted: Vec<_> = members.iter().collect();
-            sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            out.push(b'{');
-            for (i, (k, v)) in sorted.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                serde_json::to_writer(&mut *out, k).expect("a string serializes");
-                out.push(b':');
-                write_canonical(v, out);
-            }
-            out.push(b'}');
-        }
-        Value::Array(items) => {
-            out.push(b'[');
-            for (i, v) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_canonical(v, out);
-            }
-            out.push(b']');
-        }
-        scalar => serde_json::to_writer(&mut *out, scalar).expect("a scalar serializes"),
     }
 }
 

@@ -116,7 +116,7 @@ def main():
         "scenarios": {},
         "sustained": {},
     }
-    for probe in ("vcpu", "disk"):
+    for probe in ("vcpu", "vcpu_after", "disk"):
         found = maybe(f"{parts}/{probe}.json")
         if found is not None:
             res["machine"][probe] = found

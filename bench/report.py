@@ -30,11 +30,26 @@ def vcpu_line(m):
     extra = v["extra_cpu_share"]
     extra = f"{pct(abs(extra))} {'more' if extra >= 0 else 'less'} CPU time than at its median pace"
     if not v["stretches"]:
-        return [head + f"in none of {v['rounds']} rounds ({extra}): no stretch of slow rounds while it ran."]
-    return [head + f"in {v['slow_rounds']} of {v['rounds']} rounds, in {v['stretches']} "
-            f"{'stretch' if v['stretches'] == 1 else 'stretches'}, the longest "
-            f"{v['longest_ms']:.0f} ms ({extra}). "
-            f"Pauses of the answers on such a machine are the host's (bench/NOTES.md, \"Run 23\")."]
+        line = head + f"in none of {v['rounds']} rounds ({extra}): no stretch of slow rounds while it ran."
+    else:
+        line = (head + f"in {v['slow_rounds']} of {v['rounds']} rounds, in {v['stretches']} "
+                f"{'stretch' if v['stretches'] == 1 else 'stretches'}, the longest "
+                f"{v['longest_ms']:.0f} ms ({extra}). "
+                f"Pauses of the answers on such a machine are the host's (bench/NOTES.md, \"Run 23\").")
+    return [line + f" Its median round: {v['median_cpu_ms']:.3f} ms of CPU.", *vcpu_drift_line(v, m.get("vcpu_after"))]
+
+
+def vcpu_drift_line(before, after):
+    """The same probe after every scenario (runs before run 31: none): the
+    vCPUs' compute pace can change during a run while the bare endpoint's
+    rate does not (bench/NOTES.md, "Run 30")."""
+    if not after:
+        return []
+    ratio = after["median_cpu_ms"] / before["median_cpu_ms"]
+    return [f"- The same probe after every scenario (drift check): median round {after['median_cpu_ms']:.3f} ms "
+            f"against {before['median_cpu_ms']:.3f} ms before, {ratio:.2f} times; "
+            f"{'the vCPUs computed slower by the end' if ratio >= 1.15 else 'no change of pace beyond 15%'}. "
+            f"The bare endpoint's rate does not show such a change (bench/NOTES.md, \"Run 30\")."]
 
 
 def disk_line(m):

@@ -17,8 +17,9 @@
 //! the write lane (`writes.rs`) is asked to checkpoint once itself, between
 //! two transactions: it finds nearly every page already copied, and the
 //! log starts over at its next transaction. The log stays under about
-//! `RESTART_PAGES` pages, and is cut back to [`KEEP_BYTES`] when it starts
-//! over.
+//! `RESTART_PAGES` pages; if it grew past [`KEEP_BYTES`] meanwhile (the
+//! lane's checkpoint kept finding the background one busy), it is cut
+//! back to that when it starts over.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
@@ -31,8 +32,10 @@ use sqlx::{ConnectOptions, Connection, SqliteConnection};
 const EVERY: Duration = Duration::from_millis(100);
 
 /// Pages in the log past which the write lane is asked to let it start
-/// over (128 MiB of 4 KiB pages).
-const RESTART_PAGES: i64 = 32_768;
+/// over (32 MiB of 4 KiB pages). At 32,768 (128 MiB) every start-over
+/// held the lane's answers 30-50 ms, every 4 s at 534 events/s; at 8,192
+/// those stalls were gone (bench/NOTES.md, "A smaller write-ahead log").
+const RESTART_PAGES: i64 = 8_192;
 
 /// Passes run back to back before the lane is asked to checkpoint.
 const CATCH_UP: usize = 3;

@@ -7,9 +7,9 @@
 //! in a sorted `Vec`. Building a `serde_json::Value` instead (a `String`
 //! per name and per string, a `BTreeMap` per object) was a twelfth of the
 //! Redis-only path's CPU with Stripe's 1 KB events (bench/NOTES.md, "A
-//! digest that builds no document"). The bytes written are the same as
-//! `Value`'s canonical form wrote: digests already stored in Redis and
-//! PostgreSQL keep matching (the tests compare the two forms).
+//! content digest that builds no document"). The bytes written are the
+//! same as `Value`'s canonical form wrote: digests already stored in Redis
+//! and PostgreSQL keep matching (the tests compare the two forms).
 
 use std::borrow::Cow;
 use std::fmt;

@@ -17,7 +17,7 @@ use std::fmt;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Number;
 
-use crate::provider::identity::Name;
+use crate::provider::identity::{array_index, unescape, Name};
 
 /// A JSON value as the digest needs it.
 #[derive(Debug)]
@@ -73,7 +73,7 @@ impl<'a> Node<'a> {
                         .ok()?;
                     &mut members[i].1
                 }
-                Node::Array(items) => items.get_mut(pointer_index(&token)?)?,
+                Node::Array(items) => items.get_mut(array_index(&token)?)?,
                 _ => return None,
             };
         }
@@ -116,23 +116,6 @@ impl<'a> Node<'a> {
 
 fn write_str(s: &str, out: &mut Vec<u8>) {
     serde_json::to_writer(&mut *out, s).expect("a string serializes");
-}
-
-/// A pointer token's `~1` and `~0` escapes, in RFC 6901's order.
-fn unescape(token: &str) -> Cow<'_, str> {
-    if token.contains('~') {
-        token.replace("~1", "/").replace("~0", "~").into()
-    } else {
-        token.into()
-    }
-}
-
-/// An index as `Value::pointer_mut` reads one: no sign, no leading zero.
-fn pointer_index(token: &str) -> Option<usize> {
-    if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
-        return None;
-    }
-    token.parse().ok()
 }
 
 /// Remove the item at `last` (a pointer's last step): any index Rust
@@ -210,16 +193,13 @@ impl<'de> Visitor<'de> for NodeVisitor {
         while let Some(k) = map.next_key_seed(Name)? {
             members.push((k, map.next_value()?));
         }
-        // Stable: of a repeated name, the last stays last, and is kept.
+        // Of a repeated name the last is kept, as in `Value`: reversed, it
+        // is the first of its run after a stable sort, and `dedup_by`
+        // keeps the first.
+        members.reverse();
         members.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut unique: Vec<(Cow<'de, str>, Node<'de>)> = Vec::with_capacity(members.len());
-        for m in members {
-            match unique.last_mut() {
-                Some(prev) if prev.0 == m.0 => *prev = m,
-                _ => unique.push(m),
-            }
-        }
-        Ok(Node::Object(unique))
+        members.dedup_by(|later, first| later.0 == first.0);
+        Ok(Node::Object(members))
     }
 }
 

@@ -7,7 +7,7 @@ use serde_json::value::RawValue;
 mod pointer;
 
 use pointer::scalar;
-pub(crate) use pointer::{check_pointer, raw_pointer, Name};
+pub(crate) use pointer::{array_index, check_pointer, raw_pointer, unescape, Name};
 
 use super::header::{HeaderLookup, HeaderNames};
 use super::request::Rejection;

@@ -64,11 +64,7 @@ pub(crate) fn raw_pointer<'a>(root: &'a RawValue, pointer: &str) -> Option<&'a R
     }
     let mut at = root;
     for token in pointer.strip_prefix('/')?.split('/') {
-        let token: Cow<'_, str> = if token.contains('~') {
-            token.replace("~1", "/").replace("~0", "~").into()
-        } else {
-            token.into()
-        };
+        let token = unescape(token);
         at = match at.get().as_bytes().first()? {
             b'{' => member(at, &token)?,
             b'[' => {
@@ -143,9 +139,18 @@ impl<'de> Visitor<'de> for Name {
     }
 }
 
+/// A pointer step's `~1` and `~0` escapes, in RFC 6901's order.
+pub(crate) fn unescape(token: &str) -> Cow<'_, str> {
+    if token.contains('~') {
+        token.replace("~1", "/").replace("~0", "~").into()
+    } else {
+        token.into()
+    }
+}
+
 /// An array index as RFC 6901 writes it: `0`, or digits without a leading
 /// zero (no sign). `01` or `+1` names no element, as in `Value::pointer`.
-fn array_index(token: &str) -> Option<usize> {
+pub(crate) fn array_index(token: &str) -> Option<usize> {
     if token.starts_with('+') || (token.starts_with('0') && token.len() > 1) {
         return None;
     }

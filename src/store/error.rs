@@ -92,6 +92,12 @@ impl StoreError {
         move |e| Kind::of_sqlx(&e).error(op, Box::new(e))
     }
 
+    /// Classify an error of the embedded store's write lane, whose
+    /// statements go to SQLite directly (`embedded/stmt.rs`).
+    pub(crate) fn sqlite(op: &'static str) -> impl FnOnce(rusqlite::Error) -> StoreError {
+        move |e| Kind::of_rusqlite(&e).error(op, Box::new(e))
+    }
+
     /// Classify a Redis error.
     pub(crate) fn redis(op: &'static str) -> impl FnOnce(redis::RedisError) -> StoreError {
         move |e| {
@@ -117,6 +123,12 @@ impl StoreError {
     /// statement (`sqlx::Error` cannot be cloned; its message can).
     pub(crate) fn shared(op: &'static str, e: &sqlx::Error) -> StoreError {
         Kind::of_sqlx(e).error(op, e.to_string().into())
+    }
+
+    /// The same failure for every write of one failed transaction of the
+    /// embedded store's write lane.
+    pub(crate) fn shared_sqlite(op: &'static str, e: &rusqlite::Error) -> StoreError {
+        Kind::of_rusqlite(e).error(op, e.to_string().into())
     }
 }
 
@@ -170,6 +182,15 @@ impl Kind {
             // I/O, TLS, protocol, pool timeouts and closures, a crashed
             // worker: the connection or the server, not the request.
             _ => Kind::Unavailable,
+        }
+    }
+
+    fn of_rusqlite(e: &rusqlite::Error) -> Kind {
+        match e {
+            rusqlite::Error::SqliteFailure(failure, _) => Kind::of_sqlite(failure.extended_code),
+            // A value that cannot be bound as it is: the input's fault.
+            rusqlite::Error::ToSqlConversionFailure(_) => Kind::Input,
+            _ => Kind::Internal,
         }
     }
 

@@ -9,6 +9,16 @@
 //! deliveries' records and delivery outcomes) is [`LaneWrite`]'s, in
 //! `embedded/writes.rs`.
 //!
+//! The lane runs on a thread of its own. Each transaction takes the
+//! store's one connection from the pool, locks SQLite's handle out of
+//! sqlx's worker thread, and runs from `BEGIN` to `COMMIT` on the lane's
+//! thread through `rusqlite`: one hand-off to sqlx's worker and back per
+//! transaction, where each statement sent through sqlx costs one (a thread
+//! put to sleep and woken on each side, the most of a statement's time on
+//! a virtual machine's two cores: `bench/NOTES.md`, "The embedded store at
+//! its maximum"). A write blocks that thread while it runs, and nothing
+//! else.
+//!
 //! A write that may take back what it wrote (a claim that finds its body
 //! key held by another event) runs behind a savepoint of its own, rolled
 //! back to if it does. A write that fails leaves the transaction in doubt:
@@ -22,7 +32,7 @@
 
 use std::future::Future;
 
-use sqlx::{Sqlite, SqliteConnection, SqlitePool, Transaction};
+use sqlx::SqlitePool;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::store::StoreError;
@@ -48,12 +58,12 @@ pub(crate) trait LaneWrite: Sized + Send + Sync + 'static {
     /// error ([`Done::undone`]).
     fn may_undo(&self) -> bool;
 
-    /// Run the write in the open transaction.
+    /// Run the write in the open transaction, on the lane's thread.
     fn run(
         &self,
-        tx: &mut SqliteConnection,
+        db: &rusqlite::Connection,
         shared: &Self::Shared,
-    ) -> impl Future<Output = Result<Done<Self>, StoreError>> + Send;
+    ) -> Result<Done<Self>, StoreError>;
 
     /// After the commit: hand over what the write left.
     fn hand_over(after: Self::After, shared: &Self::Shared);
@@ -117,11 +127,17 @@ impl<W: LaneWrite> std::fmt::Debug for Lane<W> {
 }
 
 impl<W: LaneWrite> Lane<W> {
-    /// Start the lane over the store's one connection.
-    pub(crate) fn start(pool: SqlitePool, shared: W::Shared) -> Self {
+    /// Start the lane, on a thread of its own, over the store's one
+    /// connection.
+    pub(crate) fn start(pool: SqlitePool, shared: W::Shared) -> std::io::Result<Self> {
         let (tx, rx) = mpsc::channel(MAX_WRITES * 4);
-        tokio::spawn(run::<W>(pool, rx, shared));
-        Lane { tx }
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        std::thread::Builder::new()
+            .name("hookline-lane".into())
+            .spawn(move || runtime.block_on(run::<W>(pool, rx, shared)))?;
+        Ok(Lane { tx })
     }
 
     /// Run `write` with whatever else is queued; its answer once the
@@ -163,13 +179,6 @@ async fn run<W: LaneWrite>(pool: SqlitePool, mut rx: mpsc::Receiver<Job<W>>, sha
     }
 }
 
-/// A write done in the open transaction, to answer once it commits.
-struct Answered<W: LaneWrite> {
-    job: Job<W>,
-    answer: Result<W::Answer, StoreError>,
-    after: W::After,
-}
-
 async fn write_all<W: LaneWrite>(pool: &SqlitePool, jobs: Vec<Job<W>>, shared: &W::Shared) {
     let alone = jobs.len() == 1;
     if let Err(jobs) = transaction(pool, jobs, alone, shared).await {
@@ -190,47 +199,123 @@ async fn transaction<W: LaneWrite>(
     alone: bool,
     shared: &W::Shared,
 ) -> Result<(), Vec<Job<W>>> {
-    let mut tx = match pool.begin_with("BEGIN IMMEDIATE").await {
-        Ok(tx) => tx,
+    let mut conn = match pool.acquire().await {
+        Ok(conn) => conn,
         Err(e) => {
-            fail(jobs, &e);
+            fail(jobs, |op| StoreError::shared(op, &e));
             return Ok(());
         }
     };
-    let mut answered: Vec<Answered<W>> = Vec::with_capacity(jobs.len());
-    let mut jobs = jobs.into_iter();
-    while let Some(job) = jobs.next() {
-        let step = one(&mut tx, &job.write, !alone && job.write.may_undo(), shared).await;
-        match step {
-            Ok(Step::Kept(answer, after)) => answered.push(Answered { job, answer, after }),
-            // Its own transaction: rolling that back undoes it.
-            Ok(Step::Undo(answer)) if alone => {
-                drop(tx);
-                let _ = job.reply.send(answer);
-                return Ok(());
-            }
-            Err(e) if alone => {
-                drop(tx);
-                fail([job], &e);
-                return Ok(());
-            }
-            Ok(Step::Undo(_)) | Err(_) => {
-                drop(tx);
-                let done = answered.into_iter().map(|a| a.job);
-                return Err(done.chain(std::iter::once(job)).chain(jobs).collect());
-            }
+    let mut handle = match conn.lock_handle().await {
+        Ok(handle) => handle,
+        Err(e) => {
+            fail(jobs, |op| StoreError::shared(op, &e));
+            return Ok(());
         }
-    }
-    match tx.commit().await {
-        Ok(()) => {
+    };
+    // SAFETY: while `handle` lives, sqlx's worker thread makes no call on
+    // this connection or on its statements. The `rusqlite::Connection`
+    // made here does not close the connection, and it and the statements
+    // it prepared are gone before `handle` is.
+    #[allow(unsafe_code)]
+    let db = unsafe { rusqlite::Connection::from_handle(handle.as_raw_handle().as_ptr()) };
+    let db = match db {
+        Ok(db) => db,
+        Err(e) => {
+            fail(jobs, |op| StoreError::shared_sqlite(op, &e));
+            return Ok(());
+        }
+    };
+    db.set_prepared_statement_cache_capacity(PREPARED);
+    let ran = in_transaction(&db, jobs, alone, shared);
+    drop(db);
+    drop(handle);
+    drop(conn);
+    match ran {
+        Ran::Committed(answered) => {
             for a in answered {
                 W::hand_over(a.after, shared);
                 let _ = a.job.reply.send(a.answer);
             }
         }
-        Err(e) => fail(answered.into_iter().map(|a| a.job), &e),
+        Ran::Alone(job, answer) => {
+            let _ = job.reply.send(answer);
+        }
+        Ran::Failed(jobs, e) => fail(jobs, |op| StoreError::shared_sqlite(op, &e)),
+        Ran::Again(jobs) => return Err(jobs),
     }
     Ok(())
+}
+
+/// Statements kept prepared for one transaction, more than the writes use.
+const PREPARED: usize = 32;
+
+/// A write done in the open transaction, to answer once it commits.
+struct Answered<W: LaneWrite> {
+    job: Job<W>,
+    answer: Result<W::Answer, StoreError>,
+    after: W::After,
+}
+
+/// How a transaction went.
+enum Ran<W: LaneWrite> {
+    /// Committed: every write's answer, to give now.
+    Committed(Vec<Answered<W>>),
+    /// A write alone in its transaction, rolled back: its answer.
+    Alone(Job<W>, Result<W::Answer, StoreError>),
+    /// The transaction itself failed (not begun, not committed), or the
+    /// one write alone in it did: each write fails with it.
+    Failed(Vec<Job<W>>, rusqlite::Error),
+    /// A write could not be taken back alone: nothing was kept, and each
+    /// write is to run again alone.
+    Again(Vec<Job<W>>),
+}
+
+/// The transaction, run on the lane's thread from `BEGIN` to `COMMIT`.
+fn in_transaction<W: LaneWrite>(
+    db: &rusqlite::Connection,
+    jobs: Vec<Job<W>>,
+    alone: bool,
+    shared: &W::Shared,
+) -> Ran<W> {
+    if let Err(e) = db.execute_batch("BEGIN IMMEDIATE") {
+        return Ran::Failed(jobs, e);
+    }
+    let mut answered: Vec<Answered<W>> = Vec::with_capacity(jobs.len());
+    let mut jobs = jobs.into_iter();
+    while let Some(job) = jobs.next() {
+        let step = one(db, &job.write, !alone && job.write.may_undo(), shared);
+        match step {
+            Ok(Step::Kept(answer, after)) => answered.push(Answered { job, answer, after }),
+            // Its own transaction: rolling that back undoes it.
+            Ok(Step::Undo(answer)) if alone => {
+                rollback(db);
+                return Ran::Alone(job, answer);
+            }
+            Err(e) if alone => {
+                rollback(db);
+                return Ran::Failed(vec![job], e);
+            }
+            Ok(Step::Undo(_)) | Err(_) => {
+                rollback(db);
+                let done = answered.into_iter().map(|a| a.job);
+                return Ran::Again(done.chain(std::iter::once(job)).chain(jobs).collect());
+            }
+        }
+    }
+    match db.execute_batch("COMMIT") {
+        Ok(()) => Ran::Committed(answered),
+        Err(e) => {
+            rollback(db);
+            Ran::Failed(answered.into_iter().map(|a| a.job).collect(), e)
+        }
+    }
+}
+
+/// Nothing of the open transaction is kept. (After a failed `COMMIT`
+/// SQLite may have rolled back already, and says so: not an error here.)
+fn rollback(db: &rusqlite::Connection) {
+    let _ = db.execute_batch("ROLLBACK");
 }
 
 /// How one write went in a shared transaction.
@@ -245,22 +330,22 @@ enum Step<W: LaneWrite> {
 
 /// Run one write, behind a savepoint of its own if `savepoint`. `Err`: the
 /// savepoint could not be set or rolled back to.
-async fn one<W: LaneWrite>(
-    tx: &mut Transaction<'static, Sqlite>,
+fn one<W: LaneWrite>(
+    db: &rusqlite::Connection,
     write: &W,
     savepoint: bool,
     shared: &W::Shared,
-) -> Result<Step<W>, sqlx::Error> {
+) -> Result<Step<W>, rusqlite::Error> {
     if savepoint {
-        sqlx::query("SAVEPOINT w").execute(&mut **tx).await?;
+        db.execute_batch("SAVEPOINT w")?;
     }
-    let answer = match write.run(tx, shared).await {
+    let answer = match write.run(db, shared) {
         Ok(done) if !done.undo => return Ok(Step::Kept(Ok(done.answer), done.after)),
         Ok(done) => Ok(done.answer),
         Err(e) => Err(e),
     };
     if savepoint {
-        sqlx::query("ROLLBACK TO w").execute(&mut **tx).await?;
+        db.execute_batch("ROLLBACK TO w")?;
         Ok(Step::Kept(answer, W::After::default()))
     } else {
         Ok(Step::Undo(answer))
@@ -268,8 +353,11 @@ async fn one<W: LaneWrite>(
 }
 
 /// Every write of a failed transaction fails, with its own operation.
-fn fail<W: LaneWrite>(jobs: impl IntoIterator<Item = Job<W>>, e: &sqlx::Error) {
+fn fail<W: LaneWrite>(
+    jobs: impl IntoIterator<Item = Job<W>>,
+    error: impl Fn(&'static str) -> StoreError,
+) {
     for job in jobs {
-        let _ = job.reply.send(Err(StoreError::shared(job.write.op(), e)));
+        let _ = job.reply.send(Err(error(job.write.op())));
     }
 }

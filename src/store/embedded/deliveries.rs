@@ -2,8 +2,10 @@
 //! that records their event, and leased there to this process's workers
 //! when they have room (the hand-off, `store/handoff.rs`).
 
-use sqlx::SqliteConnection;
+use rusqlite::Connection;
 
+use super::dedup::key;
+use super::stmt;
 use crate::ids::HandlerName;
 use crate::provider::VerifiedWebhook;
 use crate::store::delivery::Leased;
@@ -49,10 +51,10 @@ impl Inserted {
 /// One pending delivery per handler, with the body's digest; an existing
 /// one is left as it is (a handler that acknowledged stays acknowledged).
 /// A handler the workers have room for gets its delivery leased to them.
-pub(super) async fn insert(
-    tx: &mut SqliteConnection,
+pub(super) fn insert(
+    db: &Connection,
     ev: &VerifiedWebhook,
-    handlers: &[&HandlerName],
+    handlers: &[HandlerName],
     now: i64,
     handoff: &Handoff,
 ) -> Result<Inserted, StoreError> {
@@ -60,13 +62,16 @@ pub(super) async fn insert(
     let lease = handoff
         .lease()
         .map(|(owner, lease)| (owner.to_owned(), ms(lease)));
+    let (provider, tenant, event_id) = key(ev);
+    let forwarded = ev.forwarded_json();
     for handler in handlers {
         let ticket = lease.as_ref().and_then(|_| handoff.reserve(handler));
         let (owner, until) = match (&ticket, &lease) {
             (Some(_), Some((owner, lease_ms))) => (Some(owner.as_str()), Some(now + lease_ms)),
             _ => (None, None),
         };
-        let id: Option<i64> = sqlx::query_scalar(
+        let id: Option<i64> = stmt::first(
+            db,
             "INSERT INTO delivery (provider, tenant, event_id, handler, event_type, content_type,
                                    body, body_sha256, forward_headers, state, next_attempt_ms,
                                    lease_owner, lease_until_ms, created_ms, updated_ms,
@@ -75,24 +80,25 @@ pub(super) async fn insert(
                      $11, $12, $9, $9, $13, $14)
              ON CONFLICT (provider, tenant, event_id, handler) DO NOTHING
              RETURNING id",
+            &[
+                &provider,
+                &tenant,
+                &event_id,
+                &handler.as_str(),
+                &ev.event_type().as_str(),
+                &ev.content_type(),
+                &&ev.body()[..],
+                &&ev.body_sha256()[..],
+                &now,
+                &forwarded,
+                &owner,
+                &until,
+                &ev.trace_parent(),
+                &ev.stored_query(),
+            ],
+            |row| row.get(0),
         )
-        .bind(ev.provider_name())
-        .bind(ev.tenant())
-        .bind(ev.event_id())
-        .bind(*handler)
-        .bind(ev.event_type())
-        .bind(ev.content_type())
-        .bind(&ev.body()[..])
-        .bind(&ev.body_sha256()[..])
-        .bind(now)
-        .bind(ev.forwarded_json())
-        .bind(owner)
-        .bind(until)
-        .bind(ev.trace_parent())
-        .bind(ev.stored_query())
-        .fetch_optional(&mut *tx)
-        .await
-        .map_err(StoreError::sqlx("commit"))?;
+        .map_err(StoreError::sqlite("commit"))?;
         match (id, ticket) {
             (Some(id), Some(ticket)) => {
                 inserted.handed.push((handed(ev, id, handler, now), ticket))

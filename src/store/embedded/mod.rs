@@ -10,6 +10,7 @@ mod deliveries;
 pub mod owner;
 mod queue;
 mod replay;
+mod stmt;
 mod writes;
 
 use std::path::PathBuf;
@@ -95,7 +96,11 @@ impl EmbeddedStore {
                     handoff: handoff.clone(),
                     restart: checkpoints.restart.clone(),
                 },
-            ),
+            )
+            .map_err(|e| OpenError::Connect {
+                what: "embedded store's write lane",
+                source: Box::new(e),
+            })?,
             tables: Tables::new(pool),
             handoff,
             _checkpoints: checkpoints.alive,

@@ -5,7 +5,11 @@
 
 use std::time::Duration;
 
-use sqlx::{Sqlite, SqliteConnection};
+use rusqlite::{Connection, ToSql};
+use sqlx::SqlitePool;
+
+use super::dedup::key;
+use super::stmt;
 
 use crate::provider::VerifiedWebhook;
 use crate::store::types::{ms, ClaimOutcome, OwnerToken};
@@ -14,27 +18,32 @@ use crate::store::StoreError;
 /// Claim the body key for `owner` along with the event's key. `Some` is
 /// the answer when another event holds this body (the caller rolls back):
 /// a replay if that event completed, in progress if it has not yet.
-pub(super) async fn claim(
-    tx: &mut SqliteConnection,
+pub(super) fn claim(
+    db: &Connection,
     ev: &VerifiedWebhook,
     owner: &OwnerToken,
     ttl: Duration,
     now: i64,
 ) -> Result<Option<ClaimOutcome>, StoreError> {
     let op = "claim";
-    let held: Option<(String, String, i64)> = sqlx::query_as(
+    let (provider, tenant, event_id) = key(ev);
+    let sha: &[u8] = &ev.body_sha256()[..];
+    let held = stmt::first(
+        db,
         "SELECT event_id, state, expires_at_ms FROM replay_key
          WHERE provider = $1 AND tenant = $2 AND body_sha256 = $3 AND expires_at_ms > $4",
+        &[&provider, &tenant, &sha, &now],
+        |row| {
+            Ok((
+                row.get::<_, String>(0)?,
+                row.get::<_, String>(1)?,
+                row.get::<_, i64>(2)?,
+            ))
+        },
     )
-    .bind(ev.provider_name())
-    .bind(ev.tenant())
-    .bind(&ev.body_sha256()[..])
-    .bind(now)
-    .fetch_optional(&mut *tx)
-    .await
-    .map_err(StoreError::sqlx(op))?;
+    .map_err(StoreError::sqlite(op))?;
     if let Some((holder, state, expires)) = held {
-        if holder != ev.event_id().as_str() {
+        if holder != event_id {
             return Ok(Some(if state == "completed" {
                 ClaimOutcome::Replay
             } else {
@@ -44,75 +53,94 @@ pub(super) async fn claim(
             }));
         }
     }
-    sqlx::query(
+    stmt::execute(
+        db,
         "INSERT INTO replay_key (provider, tenant, body_sha256, event_id, state, owner, expires_at_ms)
          VALUES ($1, $2, $3, $4, 'in_progress', $5, $6)
          ON CONFLICT (provider, tenant, body_sha256) DO UPDATE SET
              event_id = excluded.event_id, state = 'in_progress', owner = excluded.owner,
              expires_at_ms = excluded.expires_at_ms",
+        &[
+            &provider,
+            &tenant,
+            &sha,
+            &event_id,
+            &&owner.as_bytes()[..],
+            &(now + ms(ttl)),
+        ],
     )
-    .bind(ev.provider_name())
-    .bind(ev.tenant())
-    .bind(&ev.body_sha256()[..])
-    .bind(ev.event_id())
-    .bind(&owner.as_bytes()[..])
-    .bind(now + ms(ttl))
-    .execute(&mut *tx)
-    .await
-    .map_err(StoreError::sqlx(op))?;
+    .map_err(StoreError::sqlite(op))?;
     Ok(None)
 }
 
 /// The event was recorded with this body: its body key is COMPLETED for
 /// the replay window (if `owner` still holds it).
-pub(super) async fn complete(
-    tx: &mut SqliteConnection,
+pub(super) fn complete(
+    db: &Connection,
     ev: &VerifiedWebhook,
     owner: &OwnerToken,
     window: Duration,
     now: i64,
 ) -> Result<(), StoreError> {
-    sqlx::query(
+    let (provider, tenant, _) = key(ev);
+    stmt::execute(
+        db,
         "UPDATE replay_key SET state = 'completed', owner = NULL, expires_at_ms = $5
          WHERE provider = $1 AND tenant = $2 AND body_sha256 = $3 AND owner = $4",
+        &[
+            &provider,
+            &tenant,
+            &&ev.body_sha256()[..],
+            &&owner.as_bytes()[..],
+            &(now + ms(window)),
+        ],
     )
-    .bind(ev.provider_name())
-    .bind(ev.tenant())
-    .bind(&ev.body_sha256()[..])
-    .bind(&owner.as_bytes()[..])
-    .bind(now + ms(window))
-    .execute(&mut *tx)
-    .await
-    .map_err(StoreError::sqlx("commit"))?;
+    .map_err(StoreError::sqlite("commit"))?;
     Ok(())
 }
 
 /// Give the body key up with the claim (released, or the event turned out
-/// to be recorded with another body), if `owner` still holds it.
-pub(super) async fn release<'e, E>(
-    executor: E,
+/// to be recorded with another body), if `owner` still holds it. Owner
+/// tokens are unique per claim: no other claim's key can go.
+const RELEASE: &str = "DELETE FROM replay_key
+     WHERE provider = $1 AND tenant = $2 AND body_sha256 = $3 AND owner = $4";
+
+/// [`RELEASE`], in the write lane's transaction.
+pub(super) fn release_in(
+    db: &Connection,
     ev: &VerifiedWebhook,
     owner: &OwnerToken,
-) -> Result<(), StoreError>
-where
-    E: sqlx::Executor<'e, Database = Sqlite>,
-{
-    sqlx::query(
-        "DELETE FROM replay_key
-         WHERE provider = $1 AND tenant = $2 AND body_sha256 = $3 AND owner = $4",
-    )
-    .bind(ev.provider_name())
-    .bind(ev.tenant())
-    .bind(&ev.body_sha256()[..])
-    .bind(&owner.as_bytes()[..])
-    .execute(executor)
-    .await
-    .map_err(StoreError::sqlx("release"))?;
+) -> Result<(), StoreError> {
+    let (provider, tenant, _) = key(ev);
+    let args: [&dyn ToSql; 4] = [
+        &provider,
+        &tenant,
+        &&ev.body_sha256()[..],
+        &&owner.as_bytes()[..],
+    ];
+    stmt::execute(db, RELEASE, &args).map_err(StoreError::sqlite("release"))?;
+    Ok(())
+}
+
+/// [`RELEASE`], on the pool, with the claim's own release.
+pub(super) async fn release(
+    pool: &SqlitePool,
+    ev: &VerifiedWebhook,
+    owner: &OwnerToken,
+) -> Result<(), StoreError> {
+    sqlx::query(RELEASE)
+        .bind(ev.provider_name())
+        .bind(ev.tenant())
+        .bind(&ev.body_sha256()[..])
+        .bind(&owner.as_bytes()[..])
+        .execute(pool)
+        .await
+        .map_err(StoreError::sqlx("release"))?;
     Ok(())
 }
 
 /// Drop expired body keys; how many went.
-pub(super) async fn purge_expired(pool: &sqlx::SqlitePool, now: i64) -> Result<u64, StoreError> {
+pub(super) async fn purge_expired(pool: &SqlitePool, now: i64) -> Result<u64, StoreError> {
     Ok(
         sqlx::query("DELETE FROM replay_key WHERE expires_at_ms <= $1")
             .bind(now)

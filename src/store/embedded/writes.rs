@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use sqlx::{SqliteConnection, SqlitePool};
+use sqlx::SqlitePool;
 
 use super::deliveries::Inserted;
 use super::{checkpoint, dedup, queue};
@@ -84,23 +84,20 @@ impl LaneWrite for Write {
         matches!(self, Write::Claim { ev, .. } if ev.guards_body())
     }
 
-    async fn run(&self, tx: &mut SqliteConnection, shared: &Shared) -> Result<Done, StoreError> {
+    fn run(&self, db: &rusqlite::Connection, shared: &Shared) -> Result<Done, StoreError> {
         let handoff = &shared.handoff;
         match self {
-            Write::Claim { ev, owner, ttl } => dedup::claim(tx, ev, *owner, *ttl).await,
+            Write::Claim { ev, owner, ttl } => dedup::claim(db, ev, *owner, *ttl),
             Write::Commit {
                 ev,
                 owner,
                 window,
                 handlers,
-            } => dedup::commit(tx, ev, owner, *window, &names(handlers), handoff).await,
-            Write::Record { ev, handlers } => {
-                dedup::record_pending(tx, ev, &names(handlers), handoff).await
-            }
-            Write::Outcome(outcome) => queue::record(tx, outcome)
-                .await
+            } => dedup::commit(db, ev, owner, *window, handlers, handoff),
+            Write::Record { ev, handlers } => dedup::record_pending(db, ev, handlers, handoff),
+            Write::Outcome(outcome) => queue::record(db, outcome)
                 .map(|owned| Done::kept(Written::Outcome(owned), Inserted::none()))
-                .map_err(StoreError::sqlx("finish")),
+                .map_err(StoreError::sqlite("finish")),
         }
     }
 
@@ -116,10 +113,6 @@ impl LaneWrite for Write {
             restart_log(pool, &shared.restart).await;
         }
     }
-}
-
-fn names(handlers: &[HandlerName]) -> Vec<&HandlerName> {
-    handlers.iter().collect()
 }
 
 /// Copy what is left of the WAL into the file, so that the next

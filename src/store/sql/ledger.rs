@@ -19,7 +19,7 @@ use crate::store::StoreError;
 /// (`ack = "handlers"` records those before any row, and they outlive a
 /// released claim). Rows written before migration 0003 carry no digest;
 /// they are compared by body, and their body is returned to hash.
-const OTHER_BODY: &str = "
+pub(crate) const OTHER_BODY: &str = "
     SELECT rank, body_sha256, body FROM (
         SELECT 0 AS rank, body_sha256, NULL AS body FROM processed_event
         WHERE provider = $1 AND tenant = $2 AND event_id = $3 AND body_sha256 <> $4
@@ -32,9 +32,9 @@ const OTHER_BODY: &str = "
 
 #[derive(FromRow)]
 pub(crate) struct OtherBodyRow {
-    rank: i32,
-    body_sha256: Option<Vec<u8>>,
-    body: Option<Vec<u8>>,
+    pub(crate) rank: i32,
+    pub(crate) body_sha256: Option<Vec<u8>>,
+    pub(crate) body: Option<Vec<u8>>,
 }
 
 /// Another body an event ID is recorded with.

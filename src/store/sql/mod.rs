@@ -17,7 +17,7 @@ mod rows;
 mod sessions;
 mod verdicts;
 
-pub(crate) use ledger::{other_body, OtherBody};
+pub(crate) use ledger::{other_body, OtherBody, OtherBodyRow, OTHER_BODY};
 
 use sqlx::{Database, Pool, Postgres, Sqlite};
 

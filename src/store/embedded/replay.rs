@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use rusqlite::{Connection, ToSql};
+use rusqlite::Connection;
 use sqlx::SqlitePool;
 
 use super::dedup::key;
@@ -112,13 +112,17 @@ pub(super) fn release_in(
     owner: &OwnerToken,
 ) -> Result<(), StoreError> {
     let (provider, tenant, _) = key(ev);
-    let args: [&dyn ToSql; 4] = [
-        &provider,
-        &tenant,
-        &&ev.body_sha256()[..],
-        &&owner.as_bytes()[..],
-    ];
-    stmt::execute(db, RELEASE, &args).map_err(StoreError::sqlite("release"))?;
+    stmt::execute(
+        db,
+        RELEASE,
+        &[
+            &provider,
+            &tenant,
+            &&ev.body_sha256()[..],
+            &&owner.as_bytes()[..],
+        ],
+    )
+    .map_err(StoreError::sqlite("release"))?;
     Ok(())
 }
 

@@ -1,7 +1,9 @@
 //! The dedup protocol for one verified event:
 //!
 //! 1. **claim** its key atomically (absent -> IN_PROGRESS with an owner
-//!    token and a short TTL); another request's claim is `in_progress`
+//!    token and a short TTL; where nothing waits before the commit, the
+//!    store may claim and commit in one step, `IngestStore::
+//!    claim_committed`); another request's claim is `in_progress`
 //!    (409), another body under its ID a `conflict`, its body already
 //!    accepted under another ID (`replay_guard = "body"`) a suspected
 //!    replay, **held**;
@@ -21,7 +23,7 @@ use super::outcome::{Decided, Refusal, Status};
 use super::Ingest;
 use crate::config::AckMode;
 use crate::provider::VerifiedWebhook;
-use crate::store::{ClaimOutcome, CommitOutcome};
+use crate::store::{ClaimOutcome, CommitOutcome, OneStep, OwnerToken};
 
 impl Ingest {
     /// Run the protocol for `ev`. Metrics count each claim's outcome here;
@@ -38,45 +40,53 @@ impl Ingest {
         );
         let handlers = routed.handlers;
         crash_point!("before_claim");
-        // A non-critical event no handler wants: its dedup record is all
-        // there is to write, and the store may claim and complete it in one
-        // step.
+        // Unless something waits between them, the store may claim the key
+        // and commit the event in one step.
+        let waits = provider.ack == AckMode::Handlers && !handlers.is_empty();
         let claimed = async {
-            let fast = if handlers.is_empty() && !ev.is_critical() {
-                store.claim_recorded(&ev, provider.window).await?
-            } else {
+            let once = if waits {
                 None
+            } else {
+                store
+                    .claim_committed(&ev, provider.window, &handlers)
+                    .await?
             };
-            match fast {
-                Some(claim) => Ok::<_, crate::store::StoreError>(claim),
-                None => store.claim(&ev, self.settings.dedup.in_progress_ttl).await,
+            match once {
+                Some(step) => Ok::<_, crate::store::StoreError>(step),
+                None => store
+                    .claim(&ev, self.settings.dedup.in_progress_ttl)
+                    .await
+                    .map(OneStep::Claim),
             }
         };
-        let claim = claimed
+        let step = claimed
             .instrument(tracing::info_span!("dedup.claim"))
             .await?;
-        self.count_claim(&ev, claim);
-        if matches!(claim, ClaimOutcome::Owned(_) | ClaimOutcome::Recorded) {
+        self.count_claim(&ev, step);
+        if matches!(
+            step,
+            OneStep::Claim(ClaimOutcome::Owned(_)) | OneStep::Commit(_)
+        ) {
             // Counted once per event, not per retry of it.
             for name in &routed.filtered {
                 self.metrics.filtered.with_label_values(&[name]).inc();
             }
         }
-        let owner = match claim {
-            ClaimOutcome::Owned(owner) => owner,
-            ClaimOutcome::Recorded => return Ok(decided(ev, Status::Accepted)),
-            ClaimOutcome::Duplicate => return Ok(decided(ev, Status::Duplicate)),
-            ClaimOutcome::InProgress { retry_after } => {
+        let owner = match step {
+            OneStep::Commit(committed) => return self.committed(ev, Ok(committed), None).await,
+            OneStep::Claim(ClaimOutcome::Owned(owner)) => owner,
+            OneStep::Claim(ClaimOutcome::Duplicate) => return Ok(decided(ev, Status::Duplicate)),
+            OneStep::Claim(ClaimOutcome::InProgress { retry_after }) => {
                 return Err(Refusal::InProgress { retry_after })
             }
-            ClaimOutcome::Conflict => return Err(self.conflict(&ev).await),
-            ClaimOutcome::Replay => return self.hold(ev).await,
+            OneStep::Claim(ClaimOutcome::Conflict) => return Err(self.conflict(&ev).await),
+            OneStep::Claim(ClaimOutcome::Replay) => return self.hold(ev).await,
         };
         crash_point!("after_claim");
         // Held until this function returns: the claim is completed or
         // released by then (or left to its TTL if a store failed).
         let _held = self.metrics.claims.hold();
-        if provider.ack == AckMode::Handlers && !handlers.is_empty() {
+        if waits {
             if let Err(refusal) = wait_for_acks(store, &ev, &handlers, provider.ack_timeout).await {
                 // Not every handler acknowledged: give the key back so the
                 // provider's retry is accepted; the deliveries stay queued,
@@ -95,6 +105,17 @@ impl Ingest {
             .commit(&ev, &owner, provider.window, &handlers)
             .instrument(tracing::info_span!("store.commit"))
             .await;
+        self.committed(ev, committed, Some(&owner)).await
+    }
+
+    /// Answer for a commit: its own, or the one made with the claim (no
+    /// `owner` to give back then).
+    async fn committed(
+        &self,
+        ev: VerifiedWebhook,
+        committed: Result<CommitOutcome, crate::store::StoreError>,
+        owner: Option<&OwnerToken>,
+    ) -> Result<Decided, Refusal> {
         match committed {
             Ok(CommitOutcome::Accepted) => {
                 // The store handed the deliveries to this process's workers,
@@ -114,7 +135,7 @@ impl Ingest {
             Ok(CommitOutcome::Conflict) => Err(self.conflict(&ev).await),
             Ok(CommitOutcome::Replay) => {
                 // Redis had lost the body key; the durable record caught it.
-                self.count_claim(&ev, ClaimOutcome::Replay);
+                self.count_claim(&ev, OneStep::Claim(ClaimOutcome::Replay));
                 self.hold(ev).await
             }
             // Our claim expired and another request owns the key: it will
@@ -133,19 +154,21 @@ impl Ingest {
                 })
             }
             Err(e) => {
-                self.give_up(&ev, &owner).await;
+                if let Some(owner) = owner {
+                    self.give_up(&ev, owner).await;
+                }
                 Err(e.into())
             }
         }
     }
 
-    fn count_claim(&self, ev: &VerifiedWebhook, claim: ClaimOutcome) {
-        let outcome = match claim {
-            ClaimOutcome::Owned(_) | ClaimOutcome::Recorded => "claimed",
-            ClaimOutcome::Duplicate => "duplicate",
-            ClaimOutcome::InProgress { .. } => "in_progress",
-            ClaimOutcome::Conflict => "conflict",
-            ClaimOutcome::Replay => "replay",
+    fn count_claim(&self, ev: &VerifiedWebhook, step: OneStep) {
+        let outcome = match step {
+            OneStep::Claim(ClaimOutcome::Owned(_)) | OneStep::Commit(_) => "claimed",
+            OneStep::Claim(ClaimOutcome::Duplicate) => "duplicate",
+            OneStep::Claim(ClaimOutcome::InProgress { .. }) => "in_progress",
+            OneStep::Claim(ClaimOutcome::Conflict) => "conflict",
+            OneStep::Claim(ClaimOutcome::Replay) => "replay",
         };
         self.metrics
             .dedup
@@ -155,7 +178,7 @@ impl Ingest {
 
     /// Give the key back so the provider's retry is not blocked for
     /// `in_progress_ttl`; if that fails too, the TTL frees it.
-    async fn give_up(&self, ev: &VerifiedWebhook, owner: &crate::store::OwnerToken) {
+    async fn give_up(&self, ev: &VerifiedWebhook, owner: &OwnerToken) {
         if let Err(e) = self.store.release(ev, owner).await {
             tracing::warn!(
                 event_id = ev.event_id().as_str(),

@@ -59,7 +59,7 @@ pub use self::report::{
 pub use self::streams::StreamQueue;
 pub use self::traits::{DeliveryQueue, IngestStore};
 pub use self::types::{
-    now_ms, ClaimOutcome, CommitOutcome, DedupRecord, EventKey, HeldEvent, Inventory, OwnerToken,
-    ProcessedEvent, QuarantinedCopy, RecordOutcome,
+    now_ms, ClaimOutcome, CommitOutcome, DedupRecord, EventKey, HeldEvent, Inventory, OneStep,
+    OwnerToken, ProcessedEvent, QuarantinedCopy, RecordOutcome,
 };
 pub use self::verdict_log::VerdictLog;

@@ -17,7 +17,8 @@ use tokio::sync::Notify;
 use super::postgres::{PgStore, Recorded};
 use super::redis::{short_digest, RedisDedup, DIGEST_LEN};
 use super::types::{
-    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, RecordOutcome,
+    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OneStep, OwnerToken,
+    RecordOutcome,
 };
 use super::{IngestStore, RecordStore, StoreError};
 use crate::ids::HandlerName;
@@ -88,13 +89,15 @@ impl IngestStore for RedisPg {
     }
 
     /// One script (claim.lua with the window) instead of claim and
-    /// complete: nothing happens between them for such an event.
-    async fn claim_recorded(
+    /// complete, for a non-critical event no handler wants: its key is its
+    /// whole record.
+    async fn claim_committed(
         &self,
         ev: &VerifiedWebhook,
         window: Duration,
-    ) -> Result<Option<ClaimOutcome>, StoreError> {
-        if ev.is_critical() {
+        handlers: &[&HandlerName],
+    ) -> Result<Option<OneStep>, StoreError> {
+        if ev.is_critical() || !handlers.is_empty() {
             return Ok(None);
         }
         // The owner token is never stored: the key is written COMPLETED.
@@ -103,8 +106,8 @@ impl IngestStore for RedisPg {
             .claim(ev, OwnerToken::new(), window, Some(window))
             .await?;
         Ok(Some(match outcome {
-            ClaimOutcome::Owned(_) => ClaimOutcome::Recorded,
-            other => other,
+            ClaimOutcome::Owned(_) => OneStep::Commit(CommitOutcome::Accepted),
+            other => OneStep::Claim(other),
         }))
     }
 

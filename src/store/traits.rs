@@ -17,7 +17,8 @@ use super::delivery::{AttemptRecord, Leased, Next};
 use super::handoff::Handoff;
 use super::records::RecordStore;
 use super::types::{
-    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, RecordOutcome,
+    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OneStep, OwnerToken,
+    RecordOutcome,
 };
 use super::StoreError;
 use crate::ids::HandlerName;
@@ -43,16 +44,19 @@ pub trait IngestStore: Send + Sync + Debug {
         ttl: Duration,
     ) -> Result<ClaimOutcome, StoreError>;
 
-    /// Claim and complete in one step a non-critical event that no handler
-    /// wants (its dedup record is all there is to write), answering
-    /// [`ClaimOutcome::Recorded`] for a new one; `None` when the backend
-    /// has no such step for this event (the caller claims, then commits).
-    async fn claim_recorded(
+    /// Claim the event's key and commit the event in one step, where the
+    /// backend can: the key goes from absent to COMPLETED with the event's
+    /// record and deliveries, and no claim is ever left IN_PROGRESS. The
+    /// receiver asks for it unless something waits between the two (`ack
+    /// = "handlers"` with handlers to wait for). `None` when the backend
+    /// has no such step for this event: the caller claims, then commits.
+    async fn claim_committed(
         &self,
         ev: &VerifiedWebhook,
         window: Duration,
-    ) -> Result<Option<ClaimOutcome>, StoreError> {
-        let _ = (ev, window);
+        handlers: &[&HandlerName],
+    ) -> Result<Option<OneStep>, StoreError> {
+        let _ = (ev, window, handlers);
         Ok(None)
     }
 

@@ -32,9 +32,6 @@ impl Default for OwnerToken {
 pub enum ClaimOutcome {
     /// This request owns the key and must complete or release it.
     Owned(OwnerToken),
-    /// New, and recorded in the same step ([`crate::store::Store::
-    /// claim_recorded`]): accepted, with nothing left to do.
-    Recorded,
     /// Completed earlier with the same body.
     Duplicate,
     /// Another request holds the claim; it expires in `retry_after`.
@@ -65,6 +62,17 @@ pub enum CommitOutcome {
     /// the window (`replay_guard = "body"`, Redis lost the body key):
     /// nothing was recorded and the claim was given up.
     Replay,
+}
+
+/// The answer of claiming and committing in one step
+/// ([`crate::store::IngestStore::claim_committed`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OneStep {
+    /// The key was not taken: the claim's answer (never `Owned`).
+    Claim(ClaimOutcome),
+    /// The key was taken and the event committed with it: the commit's
+    /// answer (never `NotOwner`).
+    Commit(CommitOutcome),
 }
 
 /// The answer of recording pending deliveries before the key completes.

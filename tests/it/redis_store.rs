@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hookline::config::{self, Settings};
-use hookline::store::{ClaimOutcome, CommitOutcome, OpenError, Store};
+use hookline::store::{ClaimOutcome, CommitOutcome, OneStep, OpenError, Store};
 
 use common::servers::{
     config_text, prefix, redis_store_section, spawn_from_text, RedisCluster, RedisServer,
@@ -356,7 +356,7 @@ async fn used_memory_grows_under_150_bytes_per_completed_key() {
         &settings,
         &Webhook::new("stripe", "acme", "evt_warm", "t", "w"),
     );
-    store.claim_recorded(&warm, window).await.unwrap();
+    store.claim_committed(&warm, window, &[]).await.unwrap();
     let before = used_memory().await;
     // Signed once per key with definitions loaded once (Webhook::new loads
     // them for every request).
@@ -392,8 +392,8 @@ async fn used_memory_grows_under_150_bytes_per_completed_key() {
         .for_each_concurrent(64, |ev| {
             let store = store.clone();
             async move {
-                let recorded = store.claim_recorded(&ev, window).await.unwrap();
-                assert_eq!(recorded, Some(ClaimOutcome::Recorded));
+                let recorded = store.claim_committed(&ev, window, &[]).await.unwrap();
+                assert_eq!(recorded, Some(OneStep::Commit(CommitOutcome::Accepted)));
             }
         })
         .await;

@@ -182,6 +182,27 @@ pub(super) fn commit(
     Ok(Done::kept(Written::Commit(outcome), inserted))
 }
 
+/// Claim the key and, if this write takes it, commit the event: one write
+/// of the lane, so the claim is never seen IN_PROGRESS (nor left so by a
+/// crash). Its owner lives only inside the write.
+pub(super) fn claim_committed(
+    db: &Connection,
+    ev: &VerifiedWebhook,
+    window: Duration,
+    handlers: &[HandlerName],
+    handoff: &Handoff,
+) -> Result<Done, StoreError> {
+    let owner = OwnerToken::new();
+    // The claim's TTL never shows: the commit below replaces it.
+    let claimed = claim(db, ev, owner, window)?;
+    match claimed.answer {
+        Written::Claim(ClaimOutcome::Owned(_)) if !claimed.undo => {
+            commit(db, ev, &owner, window, handlers, handoff)
+        }
+        _ => Ok(claimed),
+    }
+}
+
 /// The event's key columns, as the statements bind them (`$1`-`$3`).
 pub(super) fn key(ev: &VerifiedWebhook) -> (&str, &str, &str) {
     (

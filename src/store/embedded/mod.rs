@@ -28,7 +28,8 @@ use super::delivery::{AttemptRecord, Leased, Next, Outcome};
 use super::handoff::Handoff;
 use super::sql::Tables;
 use super::types::{
-    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, RecordOutcome,
+    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OneStep, OwnerToken,
+    RecordOutcome,
 };
 use super::{DeliveryQueue, IngestStore, OpenError, RecordStore, StoreError};
 use crate::ids::HandlerName;
@@ -139,6 +140,28 @@ impl IngestStore for EmbeddedStore {
             .await?
         {
             Written::Claim(outcome) => Ok(outcome),
+            other => Err(mismatched("claim", other)),
+        }
+    }
+
+    /// One write of the lane: the claim, and the commit if it took the key.
+    async fn claim_committed(
+        &self,
+        ev: &VerifiedWebhook,
+        window: Duration,
+        handlers: &[&HandlerName],
+    ) -> Result<Option<OneStep>, StoreError> {
+        match self
+            .lane
+            .write(Write::ClaimCommit {
+                ev: ev.clone(),
+                window,
+                handlers: handlers.iter().map(|h| (*h).clone()).collect(),
+            })
+            .await?
+        {
+            Written::Claim(outcome) => Ok(Some(OneStep::Claim(outcome))),
+            Written::Commit(outcome) => Ok(Some(OneStep::Commit(outcome))),
             other => Err(mismatched("claim", other)),
         }
     }

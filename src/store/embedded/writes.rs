@@ -32,6 +32,13 @@ pub(super) enum Write {
         window: Duration,
         handlers: Vec<HandlerName>,
     },
+    /// A claim and, if it takes the key, the commit, in one write: nothing
+    /// waits between them.
+    ClaimCommit {
+        ev: VerifiedWebhook,
+        window: Duration,
+        handlers: Vec<HandlerName>,
+    },
     Record {
         ev: VerifiedWebhook,
         handlers: Vec<HandlerName>,
@@ -71,7 +78,7 @@ impl LaneWrite for Write {
 
     fn op(&self) -> &'static str {
         match self {
-            Write::Claim { .. } => "claim",
+            Write::Claim { .. } | Write::ClaimCommit { .. } => "claim",
             Write::Commit { .. } => "commit",
             Write::Record { .. } => "deliveries",
             Write::Outcome(_) => "finish",
@@ -81,7 +88,10 @@ impl LaneWrite for Write {
     /// A claim that finds its body key held by another event takes back
     /// what it wrote, with no error.
     fn may_undo(&self) -> bool {
-        matches!(self, Write::Claim { ev, .. } if ev.guards_body())
+        match self {
+            Write::Claim { ev, .. } | Write::ClaimCommit { ev, .. } => ev.guards_body(),
+            _ => false,
+        }
     }
 
     fn run(&self, db: &rusqlite::Connection, shared: &Shared) -> Result<Done, StoreError> {
@@ -94,6 +104,11 @@ impl LaneWrite for Write {
                 window,
                 handlers,
             } => dedup::commit(db, ev, owner, *window, handlers, handoff),
+            Write::ClaimCommit {
+                ev,
+                window,
+                handlers,
+            } => dedup::claim_committed(db, ev, *window, handlers, handoff),
             Write::Record { ev, handlers } => dedup::record_pending(db, ev, handlers, handoff),
             Write::Outcome(outcome) => queue::record(db, outcome)
                 .map(|owned| Done::kept(Written::Outcome(owned), Inserted::none()))

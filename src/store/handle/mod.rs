@@ -15,7 +15,8 @@ mod streams;
 use super::delivery::{AttemptRecord, Leased, Next, Place};
 use super::streams::StreamQueue;
 use super::types::{
-    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OwnerToken, RecordOutcome,
+    ClaimOutcome, CommitOutcome, DedupRecord, EventKey, Inventory, OneStep, OwnerToken,
+    RecordOutcome,
 };
 use super::{DeliveryQueue, IngestStore, RecordStore, StoreError};
 use crate::ids::HandlerName;
@@ -151,15 +152,16 @@ impl Store {
         claimed
     }
 
-    /// See [`IngestStore::claim_recorded`]. A failure is answered as a
-    /// claim's is (nothing owned is left: the key is written completed or
-    /// not at all).
-    pub async fn claim_recorded(
+    /// See [`IngestStore::claim_committed`]. A failure is answered as a
+    /// claim's is: nothing owned is left (the key is written completed,
+    /// with the event, or not at all).
+    pub async fn claim_committed(
         &self,
         ev: &VerifiedWebhook,
         window: Duration,
-    ) -> Result<Option<ClaimOutcome>, StoreError> {
-        self.bounded("claim", self.ingest.claim_recorded(ev, window))
+        handlers: &[&HandlerName],
+    ) -> Result<Option<OneStep>, StoreError> {
+        self.bounded("claim", self.ingest.claim_committed(ev, window, handlers))
             .await
     }
 

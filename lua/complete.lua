@@ -1,24 +1,19 @@
--- Mark an owned claim COMPLETED for the dedup window, and (with
--- `store.non_critical_deliveries = "redis"`) queue the event's deliveries
--- in the same step: the key is never completed without them.
+-- Mark an owned claim COMPLETED for the dedup window. (A non-critical
+-- event whose deliveries go to Redis Streams is never claimed and completed
+-- apart: claim.lua completes it and appends them in one step.)
 --
--- KEYS[1]        the dedup key
--- KEYS[2..1+n]   the deliveries' streams, one per handler (n = ARGV[4]),
---                in the dedup key's slot (src/store/redis/keys.rs)
--- KEYS[2+n]      optional: the body key claimed with the dedup key
+-- KEYS[1]  the dedup key
+-- KEYS[2]  optional: the body key claimed with the dedup key
 -- ARGV[1]  owner token (16 bytes) that claimed it
 -- ARGV[2]  window in milliseconds
 -- ARGV[3]  digest to record, in its COMPLETED form (claim.lua): the body's own, or, when the durable
 --          record holds this ID with another body, the original's, so later
 --          copies of the original are duplicates and copies of this body
 --          are conflicts.
--- ARGV[4]  n, how many streams follow the dedup key (0 for none)
--- ARGV[5]  with the body key: the event ID to complete it for, or '' to
+-- ARGV[4]  with the body key: the event ID to complete it for, or '' to
 --          drop it (the event was recorded with another body)
--- ARGV[6]  with the body key: the replay window in milliseconds (how long
+-- ARGV[5]  with the body key: the replay window in milliseconds (how long
 --          the completed body key holds the body against a replay)
--- ARGV[7..] with n > 0: the delivery's stream entry, field and value pairs
---          (src/store/redis/streams.rs), appended to each stream
 --
 -- Returns 1 when completed, 0 when the caller no longer owns the key (its
 -- claim expired and the key is absent or someone else's): nothing is written.
@@ -27,25 +22,15 @@ if not v or string.sub(v, 1, 1) ~= 'P' or string.sub(v, 2, 17) ~= ARGV[1] then
   return 0
 end
 redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[2])
-local n = tonumber(ARGV[4])
-if n > 0 then
-  local entry = {}
-  for i = 7, #ARGV do
-    entry[#entry + 1] = ARGV[i]
-  end
-  for i = 2, 1 + n do
-    redis.call('XADD', KEYS[i], '*', unpack(entry))
-  end
-end
-local body = KEYS[2 + n]
+local body = KEYS[2]
 if body then
   local b = redis.call('GET', body)
   -- Only our own claim of it (it may have expired and been taken since).
   if b and string.sub(b, 1, 17) == 'P' .. ARGV[1] then
-    if ARGV[5] == '' then
+    if ARGV[4] == '' then
       redis.call('DEL', body)
     else
-      redis.call('SET', body, 'C' .. ARGV[5], 'PX', ARGV[6])
+      redis.call('SET', body, 'C' .. ARGV[4], 'PX', ARGV[5])
     end
   end
 end

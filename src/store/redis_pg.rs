@@ -1,12 +1,13 @@
 //! The `redis` store: dedup keys in Redis, the durable record in PostgreSQL.
 //!
 //! Round trips per request on the hot path: a non-critical event no handler
-//! wants costs one Redis script (claimed and completed at once); one that a
-//! handler wants costs two (claim, complete) plus one group-committed
-//! PostgreSQL statement, or only the two scripts when its deliveries go to
-//! Redis Streams (`non_critical_deliveries = "redis"`); a critical one adds its row (and
-//! deliveries) in one PostgreSQL statement between them, so the row exists
-//! before the provider gets its 2xx.
+//! wants costs one Redis script (claimed and completed at once), and so
+//! does one whose deliveries go to Redis Streams (`non_critical_deliveries
+//! = "redis"`: the same script appends them); one that a handler wants
+//! otherwise costs two (claim, complete) plus one group-committed
+//! PostgreSQL statement; a critical one adds its row (and deliveries) in
+//! one PostgreSQL statement between them, so the row exists before the
+//! provider gets its 2xx.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,7 +44,8 @@ impl RedisPg {
     }
 
     /// A non-critical event's deliveries appended to their handlers'
-    /// streams by the script that completes its key, `wake` woken then.
+    /// streams by the script that claims and completes its key, `wake`
+    /// woken then.
     pub fn streaming(mut self, wake: Option<Arc<Notify>>) -> Self {
         self.streams = wake;
         self
@@ -62,7 +64,7 @@ impl RedisPg {
         recorded: &[u8],
     ) -> Result<CommitOutcome, StoreError> {
         self.redis
-            .complete(ev, owner, window, short_digest(recorded)?, &[])
+            .complete(ev, owner, window, short_digest(recorded)?)
             .await?;
         Ok(if recorded[..] == ev.body_sha256()[..] {
             CommitOutcome::Duplicate
@@ -89,24 +91,33 @@ impl IngestStore for RedisPg {
     }
 
     /// One script (claim.lua with the window) instead of claim and
-    /// complete, for a non-critical event no handler wants: its key is its
-    /// whole record.
+    /// complete, for a non-critical event when nothing lies between them:
+    /// no handler wants it (its key is its whole record), or its deliveries
+    /// go to Redis Streams (appended by the same script). The caller asks
+    /// only when `ack = "handlers"` does not wait for its handlers.
     async fn claim_committed(
         &self,
         ev: &VerifiedWebhook,
         window: Duration,
         handlers: &[&HandlerName],
     ) -> Result<Option<OneStep>, StoreError> {
-        if ev.is_critical() || !handlers.is_empty() {
+        let waits = ev.provider().ack == crate::config::AckMode::Handlers;
+        if ev.is_critical() || (!handlers.is_empty() && (self.streams.is_none() || waits)) {
             return Ok(None);
         }
         // The owner token is never stored: the key is written COMPLETED.
         let outcome = self
             .redis
-            .claim(ev, OwnerToken::new(), window, Some(window))
+            .claim(ev, OwnerToken::new(), window, Some((window, handlers)))
             .await?;
         Ok(Some(match outcome {
-            ClaimOutcome::Owned(_) => OneStep::Commit(CommitOutcome::Accepted),
+            ClaimOutcome::Owned(_) => {
+                if let (Some(wake), false) = (&self.streams, handlers.is_empty()) {
+                    // This process's lease loop takes them at once.
+                    wake.notify_one();
+                }
+                OneStep::Commit(CommitOutcome::Accepted)
+            }
             other => OneStep::Claim(other),
         }))
     }
@@ -120,33 +131,20 @@ impl IngestStore for RedisPg {
     ) -> Result<CommitOutcome, StoreError> {
         let own_digest = &ev.body_sha256()[..DIGEST_LEN];
         if !ev.is_critical() {
-            // Their deliveries join their streams in the script that
-            // completes the key (neither exists without the other), unless
-            // `ack = "handlers"` recorded them in PostgreSQL already.
-            let waited = ev.provider().ack == crate::config::AckMode::Handlers;
-            let wake = self.streams.as_ref().filter(|_| !waited);
-            let streamed = if wake.is_some() { handlers } else { &[] };
-            if streamed.is_empty() && !handlers.is_empty() {
-                // Deliveries are durable in PostgreSQL before the 2xx. The
-                // unique (event, handler) row makes a second owner's
-                // insert a no-op.
+            // Deliveries in streams were appended with the claim
+            // (`claim_committed`); here they are durable in PostgreSQL
+            // before the 2xx. The unique (event, handler) row makes a
+            // second owner's insert a no-op; under `ack = "handlers"` they
+            // were recorded while the handlers were waited for.
+            if !handlers.is_empty() {
                 if let Some(other) = self.pg.record_deliveries(ev, handlers).await? {
                     // The handlers were given another body under this ID.
                     return self.repair(ev, owner, window, &other.digest).await;
                 }
                 crash_point!("after_delivery_record");
             }
-            // Otherwise the key (and the streams) is the whole record.
-            let done = self
-                .redis
-                .complete(ev, owner, window, own_digest, streamed)
-                .await?;
-            if !done {
+            if !self.redis.complete(ev, owner, window, own_digest).await? {
                 return Ok(CommitOutcome::NotOwner);
-            }
-            if let (Some(wake), false) = (wake, streamed.is_empty()) {
-                // This process's lease loop takes them at once.
-                wake.notify_one();
             }
             return Ok(CommitOutcome::Accepted);
         }
@@ -155,11 +153,7 @@ impl IngestStore for RedisPg {
         match self.pg.record(ev, handlers).await? {
             Recorded::Inserted => {
                 crash_point!("after_durable_insert");
-                if !self
-                    .redis
-                    .complete(ev, owner, window, own_digest, &[])
-                    .await?
-                {
+                if !self.redis.complete(ev, owner, window, own_digest).await? {
                     // Our claim expired meanwhile. The row is the durable
                     // truth: the next owner's insert finds it and answers
                     // duplicate, so this request is the acceptance.

@@ -197,6 +197,40 @@ backend_tests!(
     a_released_claim_frees_the_body_key,
 );
 
+// A non-critical event streamed in Redis: claim.lua claims its keys,
+// completes them and appends its delivery in one script.
+stream_tests!(
+    the_replay_window_is_configurable,
+    the_provider_can_turn_the_body_key_off,
+);
+
+/// With its delivery in Redis Streams a non-critical event keeps its body
+/// key like any other: the resend under a fresh ID is held, the handler is
+/// called for the original only, and nothing is written to PostgreSQL.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streamed_event_is_guarded_by_its_body_key() {
+    let sink = Sink::start(vec![]);
+    let app = app(Backend::Streams, &sink, BODY_GUARD).await;
+    let original = Webhook::new("github", "acme", "delivery-a", "push", "x");
+    assert_eq!(status(&app, &original).await, (200, "accepted".into()));
+    let resend = under(&original, "delivery-b");
+    assert_eq!(status(&app, &resend).await, (200, "held".into()));
+    assert_eq!(status(&app, &original).await, (200, "duplicate".into()));
+    let next = Webhook::new("github", "acme", "delivery-c", "push", "y");
+    assert_eq!(status(&app, &next).await, (200, "accepted".into()));
+    sink.wait_for(2, Duration::from_secs(10)).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut ids: Vec<_> = sink
+        .received()
+        .iter()
+        .map(|r| r.header("x-hookline-event-id").unwrap().to_owned())
+        .collect();
+    ids.sort();
+    assert_eq!(ids, ["delivery-a", "delivery-c"]);
+    assert!(app.deliveries("delivery-a").await.is_empty(), "no rows");
+    assert_eq!(app.inventory().await.processed_events, 0);
+}
+
 /// Redis restarted empty: the dedup and body keys are gone, but the
 /// critical event's row still knows the body, so the resend under a fresh
 /// ID is held and not delivered.

@@ -107,6 +107,37 @@ async fn a_non_critical_event_is_retried_from_its_stream_with_one_webhook_id_and
     );
 }
 
+/// Fifty concurrent copies of one streamed event: one script claims,
+/// completes and queues it, so one copy is accepted, every other is a
+/// duplicate (none sees the key IN_PROGRESS), and the handler is called
+/// once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_copies_of_a_streamed_event_are_queued_once() {
+    let sink = Sink::start(vec![]);
+    let app = std::sync::Arc::new(app(&sink.url, "").await);
+    let w = Webhook::new("stripe", "acme", "evt_race", "charge.succeeded", "x");
+    let copies: Vec<_> = (0..50)
+        .map(|_| {
+            let (app, w) = (app.clone(), w.clone());
+            tokio::spawn(async move { app.send_json(&w).await })
+        })
+        .collect();
+    let mut answers = Vec::new();
+    for copy in copies {
+        let (code, body) = copy.await.unwrap();
+        let what = body["status"].as_str().or(body["code"].as_str());
+        answers.push((code, what.unwrap_or_default().to_owned()));
+    }
+    let accepted = answers.iter().filter(|a| a.1 == "accepted").count();
+    let duplicate = answers.iter().filter(|a| a.1 == "duplicate").count();
+    assert_eq!((accepted, duplicate), (1, 49), "{answers:?}");
+    sink.wait_for(1, Duration::from_secs(10)).await;
+    drained(&streams_of(&app)).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(sink.received().len(), 1, "one delivery");
+    assert!(app.deliveries("evt_race").await.is_empty(), "no rows");
+}
+
 /// An entry keeps its latest `KEPT_ATTEMPTS` attempts while it waits, so
 /// a dead letter after more holds those and its last, numbered as made.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -124,15 +124,16 @@ impl RedisDedup {
         self.redis.get().await
     }
 
-    /// Run claim.lua. With `complete_for` (the dedup window), a new event
-    /// is claimed and COMPLETED in the same script: `Owned` then means
-    /// recorded.
+    /// Run claim.lua. With `complete_for` (the dedup window and the
+    /// handlers whose streams get the delivery), a new event is claimed,
+    /// COMPLETED and its deliveries appended in the same script: `Owned`
+    /// then means recorded.
     pub async fn claim(
         &self,
         ev: &VerifiedWebhook,
         owner: OwnerToken,
         ttl: Duration,
-        complete_for: Option<Duration>,
+        complete_for: Option<(Duration, &[&HandlerName])>,
     ) -> Result<ClaimOutcome, StoreError> {
         let mut conn = self.conn().await?;
         let mut script = self.scripts.claim.key(self.key_of(ev));
@@ -142,14 +143,19 @@ impl RedisDedup {
             // PX must be positive.
             .arg(ms(ttl).max(1))
             .arg(ev.event_id().as_str());
+        if let Some((window, streams)) = complete_for {
+            let n = self.enqueue(&mut script, ev, streams);
+            script
+                .arg(ms(window).max(1))
+                .arg(ms(ev.provider().replay_window).max(1))
+                .arg(n);
+            if n > 0 {
+                Self::entry_args(&mut script, ev);
+            }
+        }
+        // After the streams, if any.
         if let Some(body_key) = self.body_key_of(ev) {
             script.key(body_key);
-        }
-        if let Some(window) = complete_for {
-            script.arg(ms(window).max(1));
-            if ev.guards_body() {
-                script.arg(ms(ev.provider().replay_window).max(1));
-            }
         }
         let reply: Vec<i64> = script
             .invoke_async(&mut conn)
@@ -172,40 +178,28 @@ impl RedisDedup {
 
     /// Run complete.lua: true if `owner` still owned the key and it is now
     /// COMPLETED with `digest` (16 bytes: the body's, or the recorded
-    /// original's) for `window`, with the event appended to the delivery
-    /// stream of each of `streams` (handlers) in the same step.
+    /// original's) for `window`.
     pub async fn complete(
         &self,
         ev: &VerifiedWebhook,
         owner: &OwnerToken,
         window: Duration,
         digest: &[u8],
-        streams: &[&HandlerName],
     ) -> Result<bool, StoreError> {
         let mut conn = self.conn().await?;
         let mut script = self.scripts.complete.key(self.key_of(ev));
-        let n = self.enqueue(&mut script, ev, streams);
         script
             .arg(&owner.as_bytes()[..])
             .arg(ms(window).max(1))
-            .arg(keys::completed_value(digest))
-            .arg(n);
-        match self.body_key_of(ev) {
-            Some(body_key) => {
-                // The body key names this event only if it is recorded with
-                // this body; otherwise it goes.
-                let own = digest == &ev.body_sha256()[..DIGEST_LEN];
-                script
-                    .key(body_key)
-                    .arg(if own { ev.event_id().as_str() } else { "" })
-                    .arg(ms(ev.provider().replay_window).max(1));
-            }
-            None => {
-                script.arg("").arg(0);
-            }
-        }
-        if n > 0 {
-            Self::entry_args(&mut script, ev);
+            .arg(keys::completed_value(digest));
+        if let Some(body_key) = self.body_key_of(ev) {
+            // The body key names this event only if it is recorded with
+            // this body; otherwise it goes.
+            let own = digest == &ev.body_sha256()[..DIGEST_LEN];
+            script
+                .key(body_key)
+                .arg(if own { ev.event_id().as_str() } else { "" })
+                .arg(ms(ev.provider().replay_window).max(1));
         }
         let done: i64 = script
             .invoke_async(&mut conn)

@@ -1,8 +1,8 @@
 //! Non-critical deliveries in Redis Streams (`store.non_critical_deliveries
 //! = "redis"`): the Redis half. Each handler has, per provider+tenant, a
 //! stream of deliveries and a retry set, in the slot of the pair's dedup
-//! keys (`keys::delivery_key`), so complete.lua appends to the streams in
-//! the step that completes the key. Workers lease with
+//! keys (`keys::delivery_key`), so claim.lua appends to the streams in
+//! the step that claims and completes the key. Workers lease with
 //! stream_lease.lua (due retries back in, a dead worker's entries taken
 //! over, new ones read for this worker) and end a hold with
 //! stream_finish.lua (acknowledged and deleted; a retry goes into the
@@ -52,9 +52,10 @@ impl RedisDedup {
         keys::lane_keys(&self.prefix, &lane.provider, &lane.tenant, &lane.handler)
     }
 
-    /// Add to complete.lua's invocation the streams of `handlers` and the
-    /// entry it appends to each (`ARGV[4]` and `ARGV[7..]`); the body key
-    /// and its two arguments follow.
+    /// Add to a script's invocation (complete.lua's, or claim.lua's when it
+    /// completes) the streams of `handlers`, after the dedup key; the
+    /// caller passes their count and, when there are any, the entry
+    /// (`entry_args`).
     pub(super) fn enqueue(
         &self,
         script: &mut ScriptInvocation<'_>,
@@ -69,7 +70,8 @@ impl RedisDedup {
         handlers.len()
     }
 
-    /// The entry complete.lua appends, after its six fixed arguments.
+    /// The entry appended to each stream, after the script's fixed
+    /// arguments.
     pub(super) fn entry_args(script: &mut ScriptInvocation<'_>, ev: &VerifiedWebhook) {
         script
             .arg("e")

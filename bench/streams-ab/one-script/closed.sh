@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Closed-loop A/B of the streams path (scenario redis-noncritical-streams of
+# bench/run: non-critical events, one handler answering 200 at once,
+# deliveries in Redis Streams): 32 connections for 12 s, a fresh node and
+# store per pass, BASE and NEW alternating. Prints each pass's line (its
+# load.json kept) and hookline's CPU per new event over the pass.
+#   BASE=dir NEW=dir bench/streams-ab/one-script/closed.sh ROUNDS OUT
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+rounds=${1:?rounds}; out=${2:?out}; mkdir -p "$out"
+SECRET="whsec_bench_secret"
+HANDLER_SIGNING_SECRET="whsec_YmVuY2gtc2luay1zaWduaW5nLWtleQ=="
+HANDLER_CONCURRENCY=
+SLOW_HOLD=30s
+WARMUP=1
+DUP_SHARE=0.1
+LOG_FILTER=info
+REDIS_URL=${BENCH_REDIS_URL:-redis://127.0.0.1:6379/0}
+REDIS_HOST=127.0.0.1; REDIS_PORT=6379; REDIS_DB=0
+PG_ADMIN_URL=${BENCH_PG_URL:-postgres://postgres@127.0.0.1:5432/postgres}
+DB_NAME=hookline_ab; PREFIX=hlab
+DB_URL="${PG_ADMIN_URL%/*}/$DB_NAME"
+WORK=$(mktemp -d /tmp/hookline-streams-ab.XXXXXX)
+. bench/lib/common.sh
+. bench/lib/hookline.sh
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+ticks() { awk '{print $14 + $15}' "/proc/$HL_PID/stat"; }
+for r in $(seq "$rounds"); do
+  for side in BASE NEW; do
+    BIN=${!side}
+    label="$(echo "$side" | tr 'A-Z' 'a-z')-$r"
+    [ -n "${SINK_URL:-}" ] || start_sink
+    fresh_node "$label" redis-streams no sink
+    t0=$(ticks)
+    load "$label" "$out/$label.json" --url "$HL_URL/webhooks/stripe/default" --concurrency 32 \
+      --duration 12 --body-bytes 1024 --sink "$SINK_URL/_sink/stats/sink" --drain-timeout 10
+    t1=$(ticks)
+    python3 - "$out/$label.json" "$t0" "$t1" "$(getconf CLK_TCK)" <<'PY' | tee -a "$out/summary.txt"
+import json, sys
+l = json.load(open(sys.argv[1])); t0, t1, hz = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+new = l["accepted_per_s"] * l["duration_s"] if "duration_s" in l else None
+print(f"{l['label']}: {l['requests_per_s']:.0f} req/s, new {l['accepted_per_s']:.0f}/s, "
+      f"p99 {l['latency_ms']['p99']:.2f} ms, delivered {(l.get('deliveries') or {}).get('per_second', 0):.0f}/s, "
+      f"hookline CPU over the pass and its drain {(t1 - t0) / hz:.1f} s")
+PY
+    stop_node
+  done
+done

@@ -264,6 +264,27 @@ impl PrivateRabbit {
             .unwrap_or(false)
     }
 
+    /// If the node exited on its own since it answered (on a loaded
+    /// machine a restarted node has been seen to stop again), start it
+    /// again; what it said, for the test's report, when it had to.
+    pub async fn keep_running(&mut self) -> Option<String> {
+        let exit = self.child.as_mut()?.try_wait().unwrap()?;
+        let said = format!("exited ({exit}) after it answered:\n{}", self.log_tail());
+        self.child = None;
+        self.restart().await;
+        Some(said)
+    }
+
+    /// Whether the node runs, and the end of its log.
+    pub fn report(&mut self) -> String {
+        let state = match self.child.as_mut().map(|c| c.try_wait().unwrap()) {
+            None => "not started".to_owned(),
+            Some(None) => "running".to_owned(),
+            Some(Some(exit)) => format!("exited ({exit})"),
+        };
+        format!("{state}; its log ends:\n{}", self.log_tail())
+    }
+
     /// SIGKILL the node (the script execs down to the Erlang VM).
     pub fn kill(&mut self) {
         if let Some(mut c) = self.child.take() {

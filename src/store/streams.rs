@@ -40,7 +40,7 @@ pub struct StreamQueue {
     /// Where the next lease starts among the lanes, so that a busy lane
     /// does not keep the others waiting.
     next: Arc<AtomicUsize>,
-    /// Woken when this process appended deliveries (`RedisPg::commit`).
+    /// Woken when this process appended deliveries (`RedisPg::claim_committed`).
     wake: Arc<Notify>,
 }
 

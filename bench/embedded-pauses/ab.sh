@@ -9,9 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rate=${1:?usage: ab.sh RATE ROUNDS OUTDIR}; rounds=${2:?rounds}; outdir=${3:?outdir}; mkdir -p "$outdir"
-SECRET="whsec_bench_secret"
-HANDLER_SIGNING_SECRET="whsec_YmVuY2gtc2luay1zaWduaW5nLWtleQ=="
-HANDLER_CONCURRENCY=; SLOW_HOLD=30s; WARMUP=2; DUP_SHARE=0.1; LOG_FILTER=info
+WARMUP=2; DUP_SHARE=0.1; LOG_FILTER=info
 REDIS_URL=  # the embedded store uses none
 WORK=$(mktemp -d /tmp/hookline-embedded-pauses.XXXXXX)
 . bench/lib/common.sh

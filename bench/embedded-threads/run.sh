@@ -10,10 +10,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-target/release}
 d=${1:?usage: run.sh OUT}; rm -rf "$d"; mkdir -p "$d"
-SECRET="whsec_bench_secret"
-HANDLER_SIGNING_SECRET="whsec_YmVuY2gtc2luay1zaWduaW5nLWtleQ=="
-HANDLER_CONCURRENCY=
-SLOW_HOLD=30s
 WARMUP=1
 DUP_SHARE=0.1
 LOG_FILTER=${HL_LOG:-info}

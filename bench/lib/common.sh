@@ -2,6 +2,14 @@
 # the sink, and the load generator wrapper. Expects bench/run's knobs
 # (REDIS_*, PG_ADMIN_URL, DB_URL, PREFIX, BIN, WORK, PARTS, SECRET, ...).
 
+# What every pass signs with: the load generator's Stripe secret and the
+# handlers' signing secret (the sink checks neither). Where a script sets
+# no sink knobs: the slow handler held 30 s, no per-handler limit.
+SECRET="whsec_bench_secret"
+HANDLER_SIGNING_SECRET="whsec_YmVuY2gtc2luay1zaWduaW5nLWtleQ=="
+SLOW_HOLD="${SLOW_HOLD:-30s}"
+HANDLER_CONCURRENCY="${HANDLER_CONCURRENCY-}"
+
 log() { printf '==> %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 

@@ -42,11 +42,8 @@ PREFIX="${BENCH_PREFIX:-hlpgev}"
 BODY_BYTES="${BENCH_BODY_BYTES:-1024}"
 DUP_SHARE="${BENCH_DUP_SHARE:-0.1}"
 WARMUP=1
-SLOW_HOLD=30s
 LOG_FILTER="${BENCH_RUST_LOG:-info}"
 DB_NAME=hookline_pg_per_event
-SECRET="whsec_bench_secret"
-HANDLER_SIGNING_SECRET="whsec_YmVuY2gtc2luay1zaWduaW5nLWtleQ=="
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 BIN="${PG_EVENTS_BIN:-$CARGO_TARGET_DIR/$PROFILE}"
 [ "$PROFILE" = debug ] || [ "$PROFILE" = release ] || { echo "PG_EVENTS_PROFILE: release or debug" >&2; exit 2; }

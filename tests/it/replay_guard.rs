@@ -50,6 +50,17 @@ fn under(w: &Webhook, delivery: &str) -> Webhook {
     copy
 }
 
+/// The event IDs the handler was called with, sorted.
+fn delivered_ids(sink: &Sink) -> Vec<String> {
+    let mut ids: Vec<_> = sink
+        .received()
+        .iter()
+        .map(|r| r.header("x-hookline-event-id").unwrap().to_owned())
+        .collect();
+    ids.sort();
+    ids
+}
+
 async fn status(app: &TestApp, w: &Webhook) -> (u16, String) {
     let (code, body) = app.send_json(w).await;
     (code, body["status"].as_str().unwrap_or_default().to_owned())
@@ -76,12 +87,7 @@ async fn resend_under_a_fresh_id_is_held_until_released(backend: Backend) {
 
     let got = sink.wait_for(3, Duration::from_secs(10)).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let mut ids: Vec<_> = sink
-        .received()
-        .iter()
-        .map(|r| r.header("x-hookline-event-id").unwrap().to_owned())
-        .collect();
-    ids.sort();
+    let ids = delivered_ids(&sink);
     assert_eq!(ids, ["delivery-a", "delivery-a", "delivery-c"], "{got:?}");
     assert_eq!(app.inventory().await.processed_events, 3);
     assert_eq!(
@@ -220,12 +226,7 @@ async fn a_streamed_event_is_guarded_by_its_body_key() {
     assert_eq!(status(&app, &next).await, (200, "accepted".into()));
     sink.wait_for(2, Duration::from_secs(10)).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let mut ids: Vec<_> = sink
-        .received()
-        .iter()
-        .map(|r| r.header("x-hookline-event-id").unwrap().to_owned())
-        .collect();
-    ids.sort();
+    let ids = delivered_ids(&sink);
     assert_eq!(ids, ["delivery-a", "delivery-c"]);
     assert!(app.deliveries("delivery-a").await.is_empty(), "no rows");
     assert_eq!(app.inventory().await.processed_events, 0);

@@ -12,7 +12,7 @@ ROOT=$PWD
 rounds=${1:?usage: redis_only.sh ROUNDS OUTDIR}; outdir=${2:?outdir}; mkdir -p "$outdir"
 REDIS_URL="${BENCH_REDIS_URL:-redis://127.0.0.1:6379/0}"
 PREFIX=hlonly; BODY_BYTES=1024; DUP_SHARE=0.1; WARMUP=2; LOG_FILTER=info
-SECRET=whsec_bench_secret; SLOW_HOLD=30s; DB_NAME=hookline_redis_only
+DB_NAME=hookline_redis_only
 PG_ADMIN_URL="${BENCH_PG_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 DB_URL="${PG_ADMIN_URL%/*}/$DB_NAME"
 WORK=$(mktemp -d /tmp/hookline-redis-only.XXXXXX); PARTS=$WORK

@@ -8,10 +8,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 rounds=${1:?rounds}; out=${2:?out}; mkdir -p "$out"
-SECRET="whsec_bench_secret"
-HANDLER_SIGNING_SECRET="whsec_YmVuY2gtc2luay1zaWduaW5nLWtleQ=="
-HANDLER_CONCURRENCY=
-SLOW_HOLD=30s
 WARMUP=1
 DUP_SHARE=0.1
 LOG_FILTER=info

@@ -30,6 +30,7 @@
 //! write leaves to hand over (the deliveries a commit leased to this
 //! process's workers) is handed over only then.
 
+use std::collections::VecDeque;
 use std::future::Future;
 
 use sqlx::SqlitePool;
@@ -40,6 +41,13 @@ use crate::store::StoreError;
 /// Writes per transaction, at most: the last of them waits for all the
 /// others.
 const MAX_WRITES: usize = 32;
+
+/// Places of a transaction kept for writes that are not urgent, when some
+/// wait: when the lane is behind, the writes a request waits on go first
+/// (a delivery's outcome can wait; the provider cannot), and yet the
+/// outcomes go on (a quarter of each full transaction), so deliveries slow
+/// down rather than stop (`bench/NOTES.md`, "Leasing ahead").
+const LATER_SHARE: usize = MAX_WRITES / 4;
 
 /// One kind of write the lane runs.
 pub(crate) trait LaneWrite: Sized + Send + Sync + 'static {
@@ -57,6 +65,13 @@ pub(crate) trait LaneWrite: Sized + Send + Sync + 'static {
     /// Whether the write may have to take back what it wrote with no
     /// error ([`Done::undone`]).
     fn may_undo(&self) -> bool;
+
+    /// Whether someone's answer waits on the write (the default). Writes
+    /// that answer nobody outside (a delivery's outcome) give way to those
+    /// when more are queued than a transaction takes (see [`LATER_SHARE`]).
+    fn urgent(&self) -> bool {
+        true
+    }
 
     /// Run the write in the open transaction, on the lane's thread.
     fn run(
@@ -161,21 +176,44 @@ fn stopped(op: &'static str) -> StoreError {
 }
 
 async fn run<W: LaneWrite>(pool: SqlitePool, mut rx: mpsc::Receiver<Job<W>>, shared: W::Shared) {
-    while let Some(first) = rx.recv().await {
+    // Writes taken from the channel for the next transactions, in arrival
+    // order: those someone waits on, and those that can wait.
+    let (mut urgent, mut later) = (VecDeque::new(), VecDeque::new());
+    loop {
+        if urgent.is_empty() && later.is_empty() {
+            match rx.recv().await {
+                Some(job) => sort(job, &mut urgent, &mut later),
+                None => return,
+            }
+        }
         W::between(&pool, &shared).await;
-        let mut jobs = vec![first];
-        while jobs.len() < MAX_WRITES {
+        while urgent.len() < MAX_WRITES {
             match rx.try_recv() {
-                Ok(job) => jobs.push(job),
+                Ok(job) => sort(job, &mut urgent, &mut later),
                 Err(_) => break,
             }
         }
+        let from_later = later
+            .len()
+            .min(LATER_SHARE.max(MAX_WRITES.saturating_sub(urgent.len())));
+        let from_urgent = urgent.len().min(MAX_WRITES - from_later);
+        let mut jobs: Vec<_> = urgent.drain(..from_urgent).collect();
+        jobs.extend(later.drain(..from_later));
         // A caller that has given up (its store timeout passed, and it
         // answered 503) is not written for: the provider retries it.
         jobs.retain(|j| !j.reply.is_closed());
         if !jobs.is_empty() {
             write_all(&pool, jobs, &shared).await;
         }
+    }
+}
+
+/// Put `job` with the urgent writes or the held-back ones.
+fn sort<W: LaneWrite>(job: Job<W>, urgent: &mut VecDeque<Job<W>>, later: &mut VecDeque<Job<W>>) {
+    if job.write.urgent() {
+        urgent.push_back(job);
+    } else {
+        later.push_back(job);
     }
 }
 
@@ -361,3 +399,6 @@ fn fail<W: LaneWrite>(
         let _ = job.reply.send(Err(error(job.write.op())));
     }
 }
+
+#[cfg(test)]
+mod tests;

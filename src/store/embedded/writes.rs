@@ -85,6 +85,11 @@ impl LaneWrite for Write {
         }
     }
 
+    /// An outcome answers no request: it gives way to those.
+    fn urgent(&self) -> bool {
+        !matches!(self, Write::Outcome(_))
+    }
+
     /// A claim that finds its body key held by another event takes back
     /// what it wrote, with no error.
     fn may_undo(&self) -> bool {

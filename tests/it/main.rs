@@ -60,6 +60,7 @@ mod hmac;
 mod hostile_config;
 mod ingest;
 mod isolation;
+mod lease_ahead;
 mod log_output;
 mod migrations;
 mod oncall_logs;

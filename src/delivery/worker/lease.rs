@@ -1,17 +1,18 @@
 //! The lease loops: one per queue deliveries wait in (the `delivery`
 //! table; Redis Streams when non-critical deliveries live there), each
-//! leasing for the free worker slots and starting an attempt per delivery.
-//! They share the slots and the handlers' gates; each waits on its own
-//! queue's wake-ups, so a queue with nothing in it costs one lease per
-//! `delivery.poll_interval`, not one per lease of the other.
+//! leasing for the free worker slots and as many more (`ahead.rs`), and
+//! passing what it leased on to wait for a slot. They share the slots and
+//! the handlers' gates; each waits on its own queue's wake-ups, so a queue
+//! with nothing in it costs one lease per `delivery.poll_interval`, not
+//! one per lease of the other.
 
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::{mpsc, Notify};
 use tokio_util::sync::CancellationToken;
 
+use super::ahead::{Slots, Waiting};
 use super::Workers;
 use crate::store::delivery::{LeaseFrom, Leased};
 use crate::store::StoreError;
@@ -40,38 +41,42 @@ impl Workers {
     pub(super) async fn lease_loop(
         &self,
         queue: Queue,
-        slots: &Arc<Semaphore>,
+        slots: &Slots,
+        ahead: &mpsc::UnboundedSender<Waiting>,
         shutdown: &CancellationToken,
     ) {
         let wake = match queue {
             Queue::Table => self.wake.clone(),
             Queue::Streams => self.stream_wake.clone(),
         };
-        // Under load, slots free up one at a time; leasing for each alone
+        // Under load, places free up one at a time; leasing for each alone
         // would cost a statement per delivery. So while deliveries are in
-        // flight, wait (briefly) for a quarter of the slots to be free and
-        // lease for them together.
+        // flight, wait (briefly) for a quarter of a slot's worth of places
+        // to be free and lease for them together.
         let gather = (self.settings.concurrency / 4).max(1);
+        let leased = &slots.leased;
         while !shutdown.is_cancelled() {
-            let free = slots.available_permits() as u32;
+            let free = slots.free();
             if free < gather {
                 // None free: wait for one. Some: wait a moment for more.
                 tokio::select! {
                     _ = shutdown.cancelled() => break,
-                    p = slots.acquire_many(if free == 0 { 1 } else { gather }) => drop(p),
+                    p = leased.acquire_many(if free == 0 { 1 } else { gather }) => drop(p),
                     _ = tokio::time::sleep(LEASE_GATHER), if free > 0 => {}
                 }
                 if free == 0 {
                     continue;
                 }
             }
-            // No more than the handlers have room for: what a lease takes
-            // beyond that goes back to the queue, a round trip each.
-            let mut free = slots.available_permits() as u32;
-            if let Some(room) = self.gates.room() {
-                free = free.min(room);
+            // No more than the handlers have room for, and a slot's worth
+            // ahead: what a lease takes beyond that goes back to the queue,
+            // a round trip each.
+            let mut free = slots.free();
+            let room = self.gates.room();
+            if let Some(room) = room {
+                free = free.min(room.saturating_add(slots.ahead()));
             }
-            if free == 0 {
+            if room == Some(0) {
                 // Every handler is full or open: wait for an attempt to end
                 // (or a cool-down to pass).
                 tokio::select! {
@@ -81,36 +86,36 @@ impl Workers {
                 }
                 continue;
             }
+            if free == 0 {
+                // The hand-off took the places meanwhile.
+                continue;
+            }
             let only = self.gates.lease_only();
             let from = only.as_deref().map_or(LeaseFrom::Every, LeaseFrom::Only);
-            let leased = self.lease(queue, free, from).await;
-            if let (Queue::Table, Ok(batch)) = (queue, &leased) {
+            let batch = self.lease(queue, free, from).await;
+            if let (Queue::Table, Ok(batch)) = (queue, &batch) {
                 self.backlog
                     .store(batch.len() as u32 >= free, Ordering::Relaxed);
             }
             // Fewer than asked for: the queue is empty now, and what is
             // appended next wakes the loop (a wake-up is kept until it is
             // waited for), so wait for it rather than lease again at once.
-            let mut drained = match &leased {
+            let drained = match &batch {
                 Ok(batch) => (batch.len() as u32) < free,
                 Err(_) => false,
             };
-            match leased {
+            match batch {
                 Ok(batch) if !batch.is_empty() => {
                     for d in batch {
-                        // A lease can hold more for one handler than it
-                        // has room for: those go back to the queue, and
-                        // are leased again once the handler has room.
-                        let Some(pass) = self.gates.enter(&d.handler) else {
-                            drained = false;
-                            if let Err(e) = self.store.give_back(&d, &self.owner).await {
-                                tracing::warn!(error = %e.chain(), "could not hand a delivery back; it is due again after its lease");
-                            }
-                            continue;
-                        };
-                        let permit = slots.clone().acquire_owned().await.expect("never closed");
-                        let me = self.clone();
-                        tokio::spawn(async move { me.deliver(d, pass, permit).await });
+                        // Its place was free when the lease was asked for
+                        // (the hand-off may have taken it since: then it
+                        // waits for the next one).
+                        let place = leased.clone().acquire_owned().await.expect("never closed");
+                        if ahead.send(Waiting::new(d, place)).is_err() {
+                            // Stopping: its lease ends and any worker
+                            // takes it.
+                            break;
+                        }
                     }
                     if queue == Queue::Streams && drained {
                         self.wait_for_appends(&wake, shutdown).await;

@@ -8,12 +8,14 @@ use std::time::Duration;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use tokio::sync::{mpsc, Notify, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{mpsc, Notify, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
+mod ahead;
 mod lease;
 
+use self::ahead::{Slot, Slots};
 use self::lease::Queue;
 use super::attempt;
 use super::destination::Destination;
@@ -112,11 +114,16 @@ impl Workers {
     /// Run until `shutdown`; then wait (bounded by the lease) for the
     /// deliveries in flight.
     pub async fn run(self, shutdown: CancellationToken) {
-        let slots = Arc::new(Semaphore::new(self.settings.concurrency as usize));
+        let slots = Slots::new(self.settings.concurrency);
         let handed = self.attach(&slots, &shutdown).map(|rx| {
             let me = self.clone();
             tokio::spawn(me.take_handed(rx))
         });
+        let (ahead, waiting) = mpsc::unbounded_channel();
+        let starter = {
+            let (me, slots, shutdown) = (self.clone(), slots.clone(), shutdown.clone());
+            tokio::spawn(me.start_waiting(waiting, slots, shutdown))
+        };
         tracing::info!(owner = %self.owner, concurrency = self.settings.concurrency, "delivery workers started");
         if self.store.streams_deliveries() {
             tokio::spawn(warn_unread(self.store.clone()));
@@ -125,18 +132,24 @@ impl Workers {
         // gates: each waits on its own queue's wake-ups and polls.
         let streams = self.store.streams_deliveries().then(|| {
             let (me, slots, shutdown) = (self.clone(), slots.clone(), shutdown.clone());
-            tokio::spawn(async move { me.lease_loop(Queue::Streams, &slots, &shutdown).await })
+            let ahead = ahead.clone();
+            tokio::spawn(async move {
+                me.lease_loop(Queue::Streams, &slots, &ahead, &shutdown)
+                    .await
+            })
         });
-        self.lease_loop(Queue::Table, &slots, &shutdown).await;
+        self.lease_loop(Queue::Table, &slots, &ahead, &shutdown)
+            .await;
         if let Some(task) = streams {
             let _ = task.await;
         }
-        let all = self.settings.concurrency;
+        let _ = starter.await;
         // Let attempts in flight record their outcome (handed-off ones too:
-        // they hold slots), and the outcomes already waiting be written.
+        // they hold slots), the deliveries given back be back, and the
+        // outcomes already waiting be written.
         let outcomes = self.settings.concurrency * OUTCOMES_PER_SLOT as u32;
         let _ = tokio::time::timeout(self.settings.lease, async {
-            drop(slots.acquire_many(all).await);
+            slots.all_free().await;
             drop(self.outcomes.acquire_many(outcomes).await);
         })
         .await;
@@ -153,7 +166,7 @@ impl Workers {
     /// workers are not stopping.
     fn attach(
         &self,
-        slots: &Arc<Semaphore>,
+        slots: &Slots,
         shutdown: &CancellationToken,
     ) -> Option<mpsc::UnboundedReceiver<Handed>> {
         let handoff = self.store.handoff()?;
@@ -163,9 +176,9 @@ impl Workers {
             if shutdown.is_cancelled() || backlog.load(Ordering::Relaxed) {
                 return None;
             }
-            let permit = slots.clone().try_acquire_owned().ok()?;
+            let slot = Slot::try_take(&slots)?;
             let pass = gates.enter(handler)?;
-            Some(Box::new((pass, permit)))
+            Some(Box::new((pass, slot)))
         };
         handoff.attach(self.owner.clone(), self.settings.lease, Box::new(take))
     }
@@ -173,23 +186,23 @@ impl Workers {
     /// Attempt the deliveries handed off, each as soon as it arrives.
     async fn take_handed(self, mut rx: mpsc::UnboundedReceiver<Handed>) {
         while let Some((d, ticket)) = rx.recv().await {
-            let Ok(room) = ticket.downcast::<(Pass, OwnedSemaphorePermit)>() else {
+            let Ok(room) = ticket.downcast::<(Pass, Slot)>() else {
                 continue;
             };
-            let (pass, permit) = *room;
+            let (pass, slot) = *room;
             let me = self.clone();
             tokio::spawn(async move {
                 // The crash matrix's point: handed off, answered, not
                 // attempted (the wait lets the 2xx go out first).
                 delay_point!("before_handed_attempt");
                 crash_point!("after_handoff");
-                me.deliver(d, pass, permit).await;
+                me.deliver(d, pass, slot).await;
             });
         }
     }
 
     /// One attempt at one delivery, in worker slot `slot`.
-    async fn deliver(&self, d: Leased, pass: Pass, slot: OwnedSemaphorePermit) {
+    async fn deliver(&self, d: Leased, pass: Pass, slot: Slot) {
         // Also the attempt's span in the trace (`webhook.deliver`).
         let span = tracing::info_span!(
             "webhook.deliver",
@@ -204,7 +217,7 @@ impl Workers {
         self.attempt(d, pass, slot).instrument(span).await
     }
 
-    async fn attempt(&self, d: Leased, pass: Pass, slot: OwnedSemaphorePermit) {
+    async fn attempt(&self, d: Leased, pass: Pass, slot: Slot) {
         crash_point!("after_lease");
         let attempt_no = d.attempts + 1;
         let started_ms = now_ms();
@@ -284,13 +297,7 @@ impl Workers {
 
     /// Write the outcome, freeing the worker slot as soon as the outcome
     /// has a place among those waiting for their statement.
-    async fn finish(
-        &self,
-        d: &Leased,
-        record: AttemptRecord,
-        next: Next,
-        slot: OwnedSemaphorePermit,
-    ) {
+    async fn finish(&self, d: &Leased, record: AttemptRecord, next: Next, slot: Slot) {
         let place = self.outcomes.acquire().await.expect("never closed");
         drop(slot);
         // A store hiccup must not lose the outcome: retry a few times; if

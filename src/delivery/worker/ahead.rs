@@ -1,0 +1,167 @@
+//! Leasing ahead: a lease may take, beyond the free worker slots, as many
+//! deliveries again as there are slots, which wait here (in lease order)
+//! for a slot to come free. A lease is a statement (or a script) whose
+//! answer under load takes longer than an attempt to a fast handler: with
+//! leases only for the slots free when each starts, the slots that came
+//! free during a lease stayed idle until the next one, and the workers
+//! delivered about 2,000 events/s to a handler answering in 0.7 ms
+//! (`bench/NOTES.md`, "Leasing ahead"). With a lease's worth waiting here,
+//! a slot that comes free takes the next delivery at once.
+//!
+//! What waits here is leased to this process like a delivery in flight:
+//! if the process dies, its lease ends and any worker takes it again. One
+//! that waited so long that its attempt might outlast its lease, or whose
+//! handler has no room once a slot is free (it filled up, or its circuit
+//! opened), goes back to its queue unattempted, due at once. On shutdown
+//! what waits goes back the same way.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
+use tokio_util::sync::CancellationToken;
+
+use super::Workers;
+use crate::store::delivery::{Leased, Place};
+
+/// Margin kept between an attempt's timeout and the end of its lease when
+/// a delivery that waited here starts.
+const LEASE_MARGIN: Duration = Duration::from_secs(1);
+
+/// The workers' room: attempts in flight (`delivery.concurrency`), and
+/// places for the deliveries this process holds leased, in flight or
+/// waiting for a slot (twice as many).
+#[derive(Clone)]
+pub(super) struct Slots {
+    /// One permit per attempt in flight.
+    pub(super) calls: Arc<Semaphore>,
+    /// One permit per leased delivery not yet attempted or being attempted.
+    pub(super) leased: Arc<Semaphore>,
+    concurrency: u32,
+}
+
+/// One attempt's room: its call and its leased place, freed together.
+pub(super) struct Slot {
+    _call: OwnedSemaphorePermit,
+    _leased: OwnedSemaphorePermit,
+}
+
+impl Slot {
+    /// Room for an attempt now (the hand-off's check), if there is any.
+    pub(super) fn try_take(slots: &Slots) -> Option<Slot> {
+        let leased = slots.leased.clone().try_acquire_owned().ok()?;
+        let call = slots.calls.clone().try_acquire_owned().ok()?;
+        Some(Slot {
+            _call: call,
+            _leased: leased,
+        })
+    }
+}
+
+impl Slots {
+    pub(super) fn new(concurrency: u32) -> Slots {
+        Slots {
+            calls: Arc::new(Semaphore::new(concurrency as usize)),
+            leased: Arc::new(Semaphore::new(concurrency as usize * 2)),
+            concurrency,
+        }
+    }
+
+    /// Places a lease may fill now.
+    pub(super) fn free(&self) -> u32 {
+        self.leased.available_permits() as u32
+    }
+
+    /// Places beyond the attempts in flight: what a lease may take more
+    /// than its handlers have room for now.
+    pub(super) fn ahead(&self) -> u32 {
+        self.concurrency
+    }
+
+    /// Wait until nothing is leased or in flight (bounded by the caller).
+    pub(super) async fn all_free(&self) {
+        drop(self.leased.acquire_many(self.concurrency * 2).await);
+    }
+}
+
+/// A leased delivery waiting for a slot.
+pub(super) struct Waiting {
+    d: Leased,
+    leased: OwnedSemaphorePermit,
+    since: Instant,
+}
+
+impl Waiting {
+    pub(super) fn new(d: Leased, leased: OwnedSemaphorePermit) -> Waiting {
+        Waiting {
+            d,
+            leased,
+            since: Instant::now(),
+        }
+    }
+}
+
+impl Workers {
+    /// Start each waiting delivery as a slot comes free, in lease order,
+    /// until `shutdown`; then give back what still waits.
+    pub(super) async fn start_waiting(
+        self,
+        mut rx: mpsc::UnboundedReceiver<Waiting>,
+        slots: Slots,
+        shutdown: CancellationToken,
+    ) {
+        loop {
+            let w = tokio::select! {
+                _ = shutdown.cancelled() => break,
+                w = rx.recv() => match w { Some(w) => w, None => return },
+            };
+            let call = tokio::select! {
+                _ = shutdown.cancelled() => {
+                    self.give_back(w.d, w.leased);
+                    break;
+                }
+                p = slots.calls.clone().acquire_owned() => p.expect("never closed"),
+            };
+            let Waiting { d, leased, since } = w;
+            let timeout = self
+                .handlers
+                .get(d.handler.as_str())
+                .map_or(Duration::ZERO, |h| h.timeout);
+            if since.elapsed() + timeout + LEASE_MARGIN >= self.settings.lease {
+                self.give_back(d, leased);
+                continue;
+            }
+            let Some(pass) = self.gates.enter(&d.handler) else {
+                self.give_back(d, leased);
+                continue;
+            };
+            let slot = Slot {
+                _call: call,
+                _leased: leased,
+            };
+            let me = self.clone();
+            tokio::spawn(async move { me.deliver(d, pass, slot).await });
+        }
+        rx.close();
+        while let Ok(w) = rx.try_recv() {
+            self.give_back(w.d, w.leased);
+        }
+    }
+
+    /// Hand a delivery back to its queue unattempted, and wake that
+    /// queue's lease loop: it is due at once. Its place (`leased`) is freed
+    /// once it is back, so the workers' shutdown waits for it.
+    pub(super) fn give_back(&self, d: Leased, leased: OwnedSemaphorePermit) {
+        let me = self.clone();
+        tokio::spawn(async move {
+            let _leased = leased;
+            if let Err(e) = me.store.give_back(&d, &me.owner).await {
+                tracing::warn!(error = %e.chain(), delivery = d.name(), "could not hand a delivery back; it is due again after its lease");
+            }
+            match d.place {
+                Place::Stream(_) => me.stream_wake.notify_one(),
+                _ => me.wake.notify_one(),
+            }
+        });
+    }
+}

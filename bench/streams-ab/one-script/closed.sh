@@ -5,6 +5,10 @@
 # store per pass, BASE and NEW alternating. Prints each pass's line (its
 # load.json kept) and hookline's CPU per new event over the pass.
 #   BASE=dir NEW=dir bench/streams-ab/one-script/closed.sh ROUNDS OUT
+# Optional: STORE (embedded, redis or redis-streams, the default) and
+# CRITICAL (yes or no, the default) pick another scenario of bench/run;
+# RATE=n offers n requests/s open-loop over 64 connections for 20 s instead
+# (bench/run's sustained passes), latency counted from the scheduled send.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 rounds=${1:?rounds}; out=${2:?out}; mkdir -p "$out"
@@ -27,10 +31,11 @@ for r in $(seq "$rounds"); do
     BIN=${!side}
     label="$(echo "$side" | tr 'A-Z' 'a-z')-$r"
     [ -n "${SINK_URL:-}" ] || start_sink
-    fresh_node "$label" redis-streams no sink
+    fresh_node "$label" "${STORE:-redis-streams}" "${CRITICAL:-no}" sink
     t0=$(ticks)
-    load "$label" "$out/$label.json" --url "$HL_URL/webhooks/stripe/default" --concurrency 32 \
-      --duration 12 --body-bytes 1024 --sink "$SINK_URL/_sink/stats/sink" --drain-timeout 10
+    if [ -n "${RATE:-}" ]; then pace=(--rate "$RATE" --concurrency 64 --duration 20); else pace=(--concurrency 32 --duration 12); fi
+    load "$label" "$out/$label.json" --url "$HL_URL/webhooks/stripe/default" "${pace[@]}" \
+      --body-bytes 1024 --sink "$SINK_URL/_sink/stats/sink" --drain-timeout 10
     t1=$(ticks)
     python3 - "$out/$label.json" "$t0" "$t1" "$(getconf CLK_TCK)" <<'PY' | tee -a "$out/summary.txt"
 import json, sys

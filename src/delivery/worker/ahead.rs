@@ -24,9 +24,13 @@ use tokio_util::sync::CancellationToken;
 use super::Workers;
 use crate::store::delivery::{Leased, Place};
 
-/// Margin kept between an attempt's timeout and the end of its lease when
-/// a delivery that waited here starts.
-const LEASE_MARGIN: Duration = Duration::from_secs(1);
+/// How long a leased delivery may wait for a slot: what its lease holds
+/// beyond its handler's timeout, so that its attempt still ends within the
+/// lease, but at least half the lease (a lease no longer than the timeout
+/// would otherwise send every delivery back before its attempt).
+fn longest_wait(lease: Duration, timeout: Duration) -> Duration {
+    lease.saturating_sub(timeout).max(lease / 2)
+}
 
 /// The workers' room: attempts in flight (`delivery.concurrency`), and
 /// places for the deliveries this process holds leased, in flight or
@@ -127,7 +131,7 @@ impl Workers {
                 .handlers
                 .get(d.handler.as_str())
                 .map_or(Duration::ZERO, |h| h.timeout);
-            if since.elapsed() + timeout + LEASE_MARGIN >= self.settings.lease {
+            if since.elapsed() > longest_wait(self.settings.lease, timeout) {
                 self.give_back(d, leased);
                 continue;
             }
@@ -163,5 +167,20 @@ impl Workers {
                 _ => me.wake.notify_one(),
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_delivery_waits_no_longer_than_its_attempt_leaves_of_the_lease() {
+        let s = Duration::from_secs;
+        // The defaults: a 60 s lease, a 10 s timeout.
+        assert_eq!(longest_wait(s(60), s(10)), s(50));
+        // A lease barely above the timeout, or below it: half the lease.
+        assert_eq!(longest_wait(s(3), s(2)), Duration::from_millis(1500));
+        assert_eq!(longest_wait(s(2), s(10)), s(1));
     }
 }

@@ -43,6 +43,24 @@ impl Gate {
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// Neither full, nor open, nor half-open with its probe under way.
+    fn has_room(&self, now: Instant) -> bool {
+        let s = self.lock();
+        s.in_flight < self.limit && s.takes_calls(now)
+    }
+
+    /// Neither open nor half-open with its probe under way (full or not).
+    fn takes_calls(&self, now: Instant) -> bool {
+        self.lock().takes_calls(now)
+    }
+}
+
+impl State {
+    fn takes_calls(&self, now: Instant) -> bool {
+        // Closed, or half-open with no probe under way yet.
+        self.open_until.is_none_or(|t| now >= t && !self.probing)
+    }
 }
 
 /// Every handler's gate.
@@ -95,14 +113,10 @@ impl Gates {
         let mut left_out = false;
         let mut room = Vec::with_capacity(self.gates.len());
         for (name, g) in self.gates.iter() {
-            let s = g.lock();
-            if s.in_flight >= g.limit
-                || s.open_until.is_some_and(|t| now < t)
-                || (s.open_until.is_some() && s.probing)
-            {
-                left_out = true;
-            } else {
+            if g.has_room(now) {
                 room.push(name);
+            } else {
+                left_out = true;
             }
         }
         left_out.then_some(room)
@@ -131,6 +145,15 @@ impl Gates {
             })
             .sum();
         Some(room)
+    }
+
+    /// Whether `handler`'s circuit lets calls through (full or not): a
+    /// delivery for it may wait for a slot (a handler no longer configured
+    /// always does).
+    pub fn takes_calls(&self, handler: &str) -> bool {
+        self.gates
+            .get(handler)
+            .is_none_or(|g| g.takes_calls(Instant::now()))
     }
 
     /// Room for one attempt to `handler` now; `None` when it has none (the
@@ -247,6 +270,7 @@ mod tests {
         let (a, b) = (g.enter("h").unwrap(), g.enter("h").unwrap());
         assert!(g.enter("h").is_none());
         assert_eq!(g.lease_only(), Some(vec![]));
+        assert!(g.takes_calls("h"), "full, but a delivery may wait for it");
         drop(a);
         assert_eq!(g.lease_only(), None);
         assert!(g.enter("h").is_some());
@@ -261,11 +285,14 @@ mod tests {
         assert_eq!(g.enter("h").unwrap().record(true), Circuit::Closed);
         assert_eq!(g.enter("h").unwrap().record(true), Circuit::Open);
         assert!(g.enter("h").is_none(), "open: not called");
+        assert!(!g.takes_calls("h"), "open: nothing waits for it");
         assert_eq!(g.lease_only(), Some(vec![]));
         std::thread::sleep(Duration::from_millis(50));
         // Half-open: one probe, and no second while it is under way.
+        assert!(g.takes_calls("h"), "its probe may wait for a slot");
         let probe = g.enter("h").unwrap();
         assert!(g.enter("h").is_none());
+        assert!(!g.takes_calls("h"), "probing");
         assert_eq!(g.lease_only(), Some(vec![]));
         // It fails: open again, for twice as long.
         assert_eq!(probe.record(true), Circuit::Open);

@@ -3,12 +3,16 @@
 //! memory for a slot. The workers' `concurrency` still bounds the calls in
 //! flight, each delivery is attempted once, and what waits when the
 //! workers stop goes back to the queue at once instead of staying leased
-//! until its lease ends.
+//! until its lease ends. A receiver's delivery recorded while every slot is
+//! busy is leased by the statement that records it (handed off ahead), not
+//! by a lease of its own.
 
 use crate::common;
 
 use std::time::{Duration, Instant};
 
+use common::otlp::Collector;
+use common::procs;
 use common::sink::{Reply, Sink};
 use common::{spawn_app_with, AppOptions, Backend, TestApp, Webhook};
 use hookline::app::Application;
@@ -108,7 +112,62 @@ async fn what_waits_goes_back_when_the_workers_stop(backend: Backend) {
     );
 }
 
+/// Two slots, each call holding one 300 ms: the first two events'
+/// deliveries take them, the next two are recorded while both are busy.
+/// These are handed off by their requests all the same (each waits for a
+/// slot in memory, in one of the two places ahead), so every attempt's
+/// span is in its request's trace, under its span; a delivery left to the
+/// lease loop would be in a trace of its own.
+async fn deliveries_recorded_while_every_slot_is_busy_are_handed_off_ahead(backend: Backend) {
+    let collector = Collector::start();
+    let sink = Sink::start(vec![]);
+    sink.always(Reply::Slow(Duration::from_millis(300), 200));
+    let dir = tempfile::tempdir().unwrap();
+    let extra = format!(
+        "[telemetry]\notlp_endpoint = \"{}\"\n[delivery]\nconcurrency = 2\npoll_interval = \"20ms\"\n",
+        collector.url
+    );
+    let (config, _store, _keys) = procs::config(backend, dir.path(), &sink, &extra).await;
+    let port = procs::free_port();
+    let _proc = procs::serve_with(&config, "all", port, &[]);
+    procs::wait_ready(port).await;
+
+    let ids: Vec<String> = (0..4).map(|i| format!("evt_handed_ahead_{i}")).collect();
+    let started = Instant::now();
+    for id in &ids {
+        let w = Webhook::new("stripe", "acme", id, "charge.succeeded", "a");
+        let (status, body) = procs::post(port, &w).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    assert!(
+        started.elapsed() < Duration::from_millis(300),
+        "the four were not recorded while the first calls held the slots"
+    );
+    let got = sink.wait_for(4, Duration::from_secs(20)).await;
+    assert_eq!(event_ids(&got), ids, "each event once");
+    let spans = collector
+        .wait_until(Duration::from_secs(20), |s| {
+            s.iter().filter(|s| s.name() == "webhook.deliver").count() >= 4
+        })
+        .await;
+    for id in &ids {
+        let of = |name: &str| {
+            spans
+                .iter()
+                .find(|s| s.name() == name && s.attr("event_id").as_deref() == Some(id))
+                .unwrap_or_else(|| panic!("no {name} span for {id}"))
+        };
+        let (receive, deliver) = (of("webhook.receive"), of("webhook.deliver"));
+        assert_eq!(
+            (deliver.trace_id(), deliver.parent_id()),
+            (receive.trace_id(), receive.span_id()),
+            "{id}: not handed off by its request (leased in a trace of its own)"
+        );
+    }
+}
+
 backend_tests!(
     the_slots_still_bound_the_calls_in_flight,
     what_waits_goes_back_when_the_workers_stop,
+    deliveries_recorded_while_every_slot_is_busy_are_handed_off_ahead,
 );

@@ -14,6 +14,10 @@
 //! handler has no room once a slot is free (it filled up, or its circuit
 //! opened), goes back to its queue unattempted, due at once. On shutdown
 //! what waits goes back the same way.
+//!
+//! A receiver's hand-off takes such a place too when every slot is busy
+//! ([`AheadPlace`]): the delivery is leased by the statement that records
+//! it, as a hand-off to a free slot is, and waits here.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -105,6 +109,36 @@ impl Waiting {
     }
 }
 
+/// A hand-off's room when every slot is busy: a place among the
+/// deliveries leased ahead, taken before the statement that records (and
+/// leases) the delivery, so its wait counts from before its lease began.
+/// Without it, a receiver's deliveries under load found no free slot, and
+/// each cost a lease statement besides its insert (`bench/NOTES.md`,
+/// "Handed off ahead").
+pub(super) struct AheadPlace {
+    leased: OwnedSemaphorePermit,
+    since: Instant,
+}
+
+impl AheadPlace {
+    pub(super) fn try_take(slots: &Slots) -> Option<AheadPlace> {
+        let leased = slots.leased.clone().try_acquire_owned().ok()?;
+        Some(AheadPlace {
+            leased,
+            since: Instant::now(),
+        })
+    }
+
+    /// The delivery recorded with this place, now waiting for a slot.
+    pub(super) fn waiting(self, d: Leased) -> Waiting {
+        Waiting {
+            d,
+            leased: self.leased,
+            since: self.since,
+        }
+    }
+}
+
 impl Workers {
     /// Start each waiting delivery as a slot comes free, in lease order,
     /// until `shutdown`; then give back what still waits.
@@ -148,6 +182,14 @@ impl Workers {
         }
         rx.close();
         while let Ok(w) = rx.try_recv() {
+            self.give_back(w.d, w.leased);
+        }
+    }
+
+    /// Queue a handed-off delivery to wait for a slot; if the workers no
+    /// longer take any (stopping), it goes back to its queue at once.
+    pub(super) fn queue_ahead(&self, ahead: &mpsc::UnboundedSender<Waiting>, w: Waiting) {
+        if let Err(mpsc::error::SendError(w)) = ahead.send(w) {
             self.give_back(w.d, w.leased);
         }
     }

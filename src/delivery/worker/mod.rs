@@ -15,7 +15,7 @@ use tracing::Instrument;
 mod ahead;
 mod lease;
 
-use self::ahead::{Slot, Slots};
+use self::ahead::{AheadPlace, Slot, Slots, Waiting};
 use self::lease::Queue;
 use super::attempt;
 use super::destination::Destination;
@@ -115,11 +115,11 @@ impl Workers {
     /// deliveries in flight.
     pub async fn run(self, shutdown: CancellationToken) {
         let slots = Slots::new(self.settings.concurrency);
+        let (ahead, waiting) = mpsc::unbounded_channel();
         let handed = self.attach(&slots, &shutdown).map(|rx| {
             let me = self.clone();
-            tokio::spawn(me.take_handed(rx))
+            tokio::spawn(me.take_handed(rx, ahead.clone()))
         });
-        let (ahead, waiting) = mpsc::unbounded_channel();
         let starter = {
             let (me, slots, shutdown) = (self.clone(), slots.clone(), shutdown.clone());
             tokio::spawn(me.start_waiting(waiting, slots, shutdown))
@@ -161,9 +161,11 @@ impl Workers {
 
     /// Attach to the store's hand-off: a delivery a receiver of this
     /// process records is leased to these workers in its recording
-    /// statement when a slot and its handler's place are free now (taken
-    /// then, so it never waits in memory), the queue has no backlog, and the
-    /// workers are not stopping.
+    /// statement when the queue has no backlog and the workers are not
+    /// stopping. With a slot and its handler's place free now (taken then),
+    /// it is attempted as soon as it is recorded; with every slot busy but
+    /// a place ahead free ([`AheadPlace`]) and its handler's circuit
+    /// closed, it waits for a slot like a delivery leased ahead.
     fn attach(
         &self,
         slots: &Slots,
@@ -176,17 +178,34 @@ impl Workers {
             if shutdown.is_cancelled() || backlog.load(Ordering::Relaxed) {
                 return None;
             }
-            let slot = Slot::try_take(&slots)?;
-            let pass = gates.enter(handler)?;
-            Some(Box::new((pass, slot)))
+            match Slot::try_take(&slots) {
+                Some(slot) => {
+                    let pass = gates.enter(handler)?;
+                    Some(Box::new((pass, slot)))
+                }
+                None if gates.takes_calls(handler) => Some(Box::new(AheadPlace::try_take(&slots)?)),
+                None => None,
+            }
         };
         handoff.attach(self.owner.clone(), self.settings.lease, Box::new(take))
     }
 
-    /// Attempt the deliveries handed off, each as soon as it arrives.
-    async fn take_handed(self, mut rx: mpsc::UnboundedReceiver<Handed>) {
+    /// Attempt the deliveries handed off, each as soon as it arrives (or
+    /// once a slot is free, for those handed off ahead).
+    async fn take_handed(
+        self,
+        mut rx: mpsc::UnboundedReceiver<Handed>,
+        ahead: mpsc::UnboundedSender<Waiting>,
+    ) {
         while let Some((d, ticket)) = rx.recv().await {
-            let Ok(room) = ticket.downcast::<(Pass, Slot)>() else {
+            let room = match ticket.downcast::<AheadPlace>() {
+                Ok(place) => {
+                    self.queue_ahead(&ahead, place.waiting(d));
+                    continue;
+                }
+                Err(ticket) => ticket.downcast::<(Pass, Slot)>(),
+            };
+            let Ok(room) = room else {
                 continue;
             };
             let (pass, slot) = *room;

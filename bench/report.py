@@ -114,7 +114,7 @@ def baselines(res):
                  f"{f2(r['latency_ms']['p99'])} ms | {f2(c)} cores, load generator {f2(r.get('loadgen_cores'))} cores |")
     bs = b.get("bare_sizes", {}).get(str(s["body_bytes"]))
     if bs:
-        L.append(f"| the bare endpoint again, after every scenario (drift check) | {f0(bs['requests_per_s'])} "
+        L.append(f"| the bare endpoint again, after the searches (drift check; the capacity checks follow it) | {f0(bs['requests_per_s'])} "
                  f"req/s | p99 {f2(bs['latency_ms']['p99'])} ms | |")
     if "redis_benchmark" in b:
         rb = b["redis_benchmark"]
@@ -122,7 +122,7 @@ def baselines(res):
                  f"{f2(rb.get('avg_latency_ms'))} ms, p99 {f2(rb.get('p99_latency_ms'))} ms | {rb['clients']} "
                  f"clients, {rb['requests']:,} calls, random keys: `{rb['command']}` |")
     for key, label in (("pgbench", "`pgbench` single-row `INSERT ... ON CONFLICT DO NOTHING`"),
-                       ("pgbench_end", "the same pgbench again, after every scenario (drift check)")):
+                       ("pgbench_end", "the same pgbench again, after the searches (drift check; the capacity checks follow it)")):
         if key in b:
             p = b[key]
             L.append(f"| {label} | {f0(p['tps'])} tps | avg {f2(p.get('latency_avg_ms'))} ms | `{p['command']}`, "

@@ -5,7 +5,9 @@
 # connections as fast as answered for 12 s, and the CPU of each of
 # hookline's threads over the pass, by name, from /proc/PID/task/*/stat.
 # bench/NOTES.md, "The embedded store at its maximum", reads it.
-#   [BIN=dir] [CONC=n] [HL_LOG=filter] bench/embedded-threads/run.sh OUT
+# RATE=n offers n requests/s open-loop over 64 connections instead (as
+# bench/run's sustained passes do).
+#   [BIN=dir] [CONC=n] [RATE=n] [HL_LOG=filter] bench/embedded-threads/run.sh OUT
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-target/release}
@@ -34,7 +36,9 @@ fi
 # The warm-up (1 s) runs before the window; sample the threads around it.
 ( sleep 1.5; threads > "$d/threads.before"; "${PERF[@]}" >/dev/null 2>&1 || sleep 10; threads > "$d/threads.after" ) &
 sampler=$!
-load embedded-threads "$d/load.json" --url "$HL_URL/webhooks/stripe/default" --concurrency "${CONC:-32}" \
+pace=(--concurrency "${CONC:-32}")
+[ -z "${RATE:-}" ] || pace=(--rate "$RATE" --concurrency 64)
+load embedded-threads "$d/load.json" --url "$HL_URL/webhooks/stripe/default" "${pace[@]}" \
   --duration 12 --body-bytes 1024 --watch-pid "$HL_PID" --sink "$SINK_URL/_sink/stats/sink" --drain-timeout 10
 wait "$sampler"
 python3 - "$d" "$(getconf CLK_TCK)" <<'PY' | tee "$d/summary.txt"

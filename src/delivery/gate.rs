@@ -138,7 +138,7 @@ impl Gates {
             .map(|g| {
                 let s = g.lock();
                 match s.open_until {
-                    Some(t) if now < t || s.probing => 0,
+                    _ if !s.takes_calls(now) => 0,
                     Some(_) => 1,
                     None => g.limit.saturating_sub(s.in_flight),
                 }
@@ -164,15 +164,11 @@ impl Gates {
             return Some(Pass { gate: None });
         };
         let mut s = gate.lock();
-        if s.in_flight >= gate.limit {
+        if s.in_flight >= gate.limit || !s.takes_calls(Instant::now()) {
             return None;
         }
-        if let Some(until) = s.open_until {
-            if Instant::now() < until || s.probing {
-                return None;
-            }
-            s.probing = true;
-        }
+        // Half-open: this attempt is its one probe.
+        s.probing |= s.open_until.is_some();
         s.in_flight += 1;
         Some(Pass {
             gate: Some((self.clone(), name.clone())),

@@ -54,18 +54,6 @@ pub(super) struct Slot {
     _leased: OwnedSemaphorePermit,
 }
 
-impl Slot {
-    /// Room for an attempt now (the hand-off's check), if there is any.
-    pub(super) fn try_take(slots: &Slots) -> Option<Slot> {
-        let leased = slots.leased.clone().try_acquire_owned().ok()?;
-        let call = slots.calls.clone().try_acquire_owned().ok()?;
-        Some(Slot {
-            _call: call,
-            _leased: leased,
-        })
-    }
-}
-
 impl Slots {
     pub(super) fn new(concurrency: u32) -> Slots {
         Slots {
@@ -109,12 +97,13 @@ impl Waiting {
     }
 }
 
-/// A hand-off's room when every slot is busy: a place among the
-/// deliveries leased ahead, taken before the statement that records (and
-/// leases) the delivery, so its wait counts from before its lease began.
-/// Without it, a receiver's deliveries under load found no free slot, and
-/// each cost a lease statement besides its insert (`bench/NOTES.md`,
-/// "Handed off ahead").
+/// A hand-off's room: a place among the deliveries this process holds
+/// leased, taken before the statement that records (and leases) the
+/// delivery. With a call free too it is the delivery's [`Slot`]; with
+/// every slot busy it is where the delivery waits, its wait counted from
+/// before its lease began. Before the places ahead, a receiver's
+/// deliveries under load found no free slot, and each cost a lease
+/// statement besides its insert (`bench/NOTES.md`, "Handed off ahead").
 pub(super) struct AheadPlace {
     leased: OwnedSemaphorePermit,
     since: Instant,
@@ -127,6 +116,18 @@ impl AheadPlace {
             leased,
             since: Instant::now(),
         })
+    }
+
+    /// Room for an attempt now, if a call is free too (the hand-off's
+    /// check); otherwise the place, to wait in.
+    pub(super) fn into_slot(self, slots: &Slots) -> Result<Slot, AheadPlace> {
+        match slots.calls.clone().try_acquire_owned() {
+            Ok(call) => Ok(Slot {
+                _call: call,
+                _leased: self.leased,
+            }),
+            Err(_) => Err(self),
+        }
     }
 
     /// The delivery recorded with this place, now waiting for a slot.

@@ -178,13 +178,13 @@ impl Workers {
             if shutdown.is_cancelled() || backlog.load(Ordering::Relaxed) {
                 return None;
             }
-            match Slot::try_take(&slots) {
-                Some(slot) => {
+            match AheadPlace::try_take(&slots)?.into_slot(&slots) {
+                Ok(slot) => {
                     let pass = gates.enter(handler)?;
                     Some(Box::new((pass, slot)))
                 }
-                None if gates.takes_calls(handler) => Some(Box::new(AheadPlace::try_take(&slots)?)),
-                None => None,
+                Err(place) if gates.takes_calls(handler) => Some(Box::new(place)),
+                Err(_) => None,
             }
         };
         handoff.attach(self.owner.clone(), self.settings.lease, Box::new(take))
@@ -198,14 +198,14 @@ impl Workers {
         ahead: mpsc::UnboundedSender<Waiting>,
     ) {
         while let Some((d, ticket)) = rx.recv().await {
-            let room = match ticket.downcast::<AheadPlace>() {
+            let ticket = match ticket.downcast::<AheadPlace>() {
                 Ok(place) => {
                     self.queue_ahead(&ahead, place.waiting(d));
                     continue;
                 }
-                Err(ticket) => ticket.downcast::<(Pass, Slot)>(),
+                Err(ticket) => ticket,
             };
-            let Ok(room) = room else {
+            let Ok(room) = ticket.downcast::<(Pass, Slot)>() else {
                 continue;
             };
             let (pass, slot) = *room;

@@ -112,7 +112,7 @@ async fn what_waits_goes_back_when_the_workers_stop(backend: Backend) {
     );
 }
 
-/// Two slots, each call holding one 300 ms: the first two events'
+/// Two slots, each call holding one a second: the first two events'
 /// deliveries take them, the next two are recorded while both are busy.
 /// These are handed off by their requests all the same (each waits for a
 /// slot in memory, in one of the two places ahead), so every attempt's
@@ -121,7 +121,7 @@ async fn what_waits_goes_back_when_the_workers_stop(backend: Backend) {
 async fn deliveries_recorded_while_every_slot_is_busy_are_handed_off_ahead(backend: Backend) {
     let collector = Collector::start();
     let sink = Sink::start(vec![]);
-    sink.always(Reply::Slow(Duration::from_millis(300), 200));
+    sink.always(Reply::Slow(Duration::from_secs(1), 200));
     let dir = tempfile::tempdir().unwrap();
     let extra = format!(
         "[telemetry]\notlp_endpoint = \"{}\"\n[delivery]\nconcurrency = 2\npoll_interval = \"20ms\"\n",
@@ -140,7 +140,7 @@ async fn deliveries_recorded_while_every_slot_is_busy_are_handed_off_ahead(backe
         assert_eq!(status, 200, "{body}");
     }
     assert!(
-        started.elapsed() < Duration::from_millis(300),
+        started.elapsed() < Duration::from_secs(1),
         "the four were not recorded while the first calls held the slots"
     );
     let got = sink.wait_for(4, Duration::from_secs(20)).await;

@@ -174,19 +174,28 @@ impl AmqpMessage {
 
 impl RabbitQueue {
     pub async fn create(url: &str, name: &str, bound: bool) -> RabbitQueue {
-        let conn = Connection::connect(url, ConnectionProperties::default())
+        RabbitQueue::try_create(url, name, bound)
             .await
-            .expect("RabbitMQ answers");
-        let channel = conn.create_channel().await.unwrap();
-        let durable = |d| (d, FieldTable::default());
-        let (ex, args) = durable(ExchangeDeclareOptions {
-            durable: true,
-            ..Default::default()
-        });
+            .expect("RabbitMQ answers")
+    }
+
+    /// Declare the durable topic exchange `name` and the durable queue
+    /// `name` (and, if `bound`, bind it for every routing key); the
+    /// broker's error when it does not answer yet.
+    pub async fn try_create(url: &str, name: &str, bound: bool) -> lapin::Result<RabbitQueue> {
+        let conn = Connection::connect(url, ConnectionProperties::default()).await?;
+        let channel = conn.create_channel().await?;
         channel
-            .exchange_declare(name.into(), ExchangeKind::Topic, ex, args)
-            .await
-            .unwrap();
+            .exchange_declare(
+                name.into(),
+                ExchangeKind::Topic,
+                ExchangeDeclareOptions {
+                    durable: true,
+                    ..Default::default()
+                },
+                FieldTable::default(),
+            )
+            .await?;
         channel
             .queue_declare(
                 name.into(),
@@ -196,8 +205,7 @@ impl RabbitQueue {
                 },
                 FieldTable::default(),
             )
-            .await
-            .unwrap();
+            .await?;
         let q = RabbitQueue {
             url: url.to_owned(),
             name: name.to_owned(),
@@ -205,13 +213,17 @@ impl RabbitQueue {
             channel,
         };
         if bound {
-            q.bind().await;
+            q.try_bind().await?;
         }
-        q
+        Ok(q)
     }
 
     /// Bind the queue to the exchange for every routing key.
     pub async fn bind(&self) {
+        self.try_bind().await.unwrap();
+    }
+
+    async fn try_bind(&self) -> lapin::Result<()> {
         self.channel
             .queue_bind(
                 self.name.as_str().into(),
@@ -221,7 +233,6 @@ impl RabbitQueue {
                 FieldTable::default(),
             )
             .await
-            .unwrap();
     }
 
     /// Take every message waiting in the queue.

@@ -117,7 +117,8 @@ impl StreamQueue {
                 attempt: Some(attempt),
             },
             Next::Dead => {
-                if !self.pg.record_dead_letter(d, attempt).await? {
+                // Boxed: rare, and its future is large (`Destination::send`).
+                if !Box::pin(self.pg.record_dead_letter(d, attempt)).await? {
                     tracing::warn!(
                         delivery = d.name(),
                         "the handler already has a delivery row for this event; it stands for this dead letter"

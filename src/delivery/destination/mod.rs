@@ -45,13 +45,19 @@ impl Destination {
     }
 
     /// Send one attempt; never fails, the outcome is in the answer.
+    ///
+    /// The brokers' futures are boxed: an async fn's future is as large
+    /// as its largest branch, and every attempt's future (HTTP or not)
+    /// would otherwise carry room for the largest broker client's, moved
+    /// in memory at each step of its making (bench/NOTES.md, "Kept:
+    /// futures that carry only the common path").
     pub async fn send(&self, out: &Outgoing) -> Sent {
         match self {
             Destination::Http(d) => d.send(out).await,
-            Destination::Nats(d) => d.send(out).await,
-            Destination::Rabbitmq(d) => d.send(out).await,
-            Destination::RedisStream(d) => d.send(out).await,
-            Destination::Mqtt(d) => d.send(out).await,
+            Destination::Nats(d) => Box::pin(d.send(out)).await,
+            Destination::Rabbitmq(d) => Box::pin(d.send(out)).await,
+            Destination::RedisStream(d) => Box::pin(d.send(out)).await,
+            Destination::Mqtt(d) => Box::pin(d.send(out)).await,
         }
     }
 }

@@ -322,8 +322,10 @@ impl Workers {
         // A store hiccup must not lose the outcome: retry a few times; if
         // it still fails, the lease expires and the delivery is attempted
         // again (at least once, never zero times).
+        // Boxed: the store's future is the largest part of an attempt's,
+        // which is moved whole at each step of its making.
         let recorded = with_retries(&OUTCOME_SCHEDULE, || {
-            self.store.finish_delivery(d, &self.owner, &record, next)
+            Box::pin(self.store.finish_delivery(d, &self.owner, &record, next))
         })
         .await;
         match recorded {

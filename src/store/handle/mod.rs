@@ -10,6 +10,8 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures::FutureExt;
+
 mod streams;
 
 use super::delivery::{AttemptRecord, Leased, Next, Place};
@@ -115,17 +117,19 @@ impl Store {
         self.bounded(op, call(self.records())).await
     }
 
-    async fn bounded<T>(
+    /// `fut`, failed with [`StoreError::Timeout`] after `store.timeout`.
+    /// A combinator, not an `async fn`: an async fn's future keeps room
+    /// for its argument beside the timeout holding it, so each call
+    /// doubled the size of the store call's future (bench/NOTES.md,
+    /// "Kept: futures that carry only the common path").
+    fn bounded<T>(
         &self,
         op: &'static str,
         fut: impl Future<Output = Result<T, StoreError>>,
-    ) -> Result<T, StoreError> {
-        tokio::time::timeout(self.timeout, fut)
-            .await
-            .map_err(|_| StoreError::Timeout {
-                op,
-                limit: self.timeout,
-            })?
+    ) -> impl Future<Output = Result<T, StoreError>> {
+        let limit = self.timeout;
+        tokio::time::timeout(limit, fut)
+            .map(move |r| r.unwrap_or(Err(StoreError::Timeout { op, limit })))
     }
 
     /// Atomically claim the event's key for `in_progress_ttl`.

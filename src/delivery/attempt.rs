@@ -22,13 +22,7 @@ pub(super) async fn send(
     attempt: u32,
 ) -> Sent {
     let outgoing = Outgoing::new(d, handler, attempt, chrono::Utc::now().timestamp());
-    // Boxed, and only for a handler that transforms: the rest carry no
-    // room for it (`Destination::send`).
-    let transformed = match handler.transform {
-        Some(_) => Box::pin(super::transform::apply(handler, outgoing)).await,
-        None => Ok(outgoing),
-    };
-    match transformed {
+    match super::transform::apply(handler, outgoing).await {
         Ok(outgoing) => {
             let outgoing = outgoing
                 .signed(handler.signing_key.as_ref())

@@ -117,7 +117,8 @@ impl StreamQueue {
                 attempt: Some(attempt),
             },
             Next::Dead => {
-                // Boxed: rare, and its future is large (`Destination::send`).
+                // Boxed: rare, and its future is large (bench/NOTES.md,
+                // "Kept: futures that carry only the common path").
                 if !Box::pin(self.pg.record_dead_letter(d, attempt)).await? {
                     tracing::warn!(
                         delivery = d.name(),

@@ -128,10 +128,9 @@ async fn delivered_after_restart(app: &TestApp, rabbit: &mut PrivateRabbit, name
             .last()
             .and_then(|a| a.error.as_deref())
             .is_some_and(|e| e.contains("no queue is bound"));
-        let since_rebind = rebound.last().map_or(Duration::MAX, |at: &Duration| {
-            started.elapsed().saturating_sub(*at)
-        });
-        if unbound && since_rebind > Duration::from_secs(5) {
+        let rebind_due = (rebound.last())
+            .is_none_or(|at: &Duration| started.elapsed() > *at + Duration::from_secs(5));
+        if unbound && rebind_due {
             let url = rabbit.url();
             let declared = tokio::time::timeout(
                 Duration::from_secs(5),

@@ -125,6 +125,37 @@ impl StoreError {
         Kind::of_sqlx(e).error(op, e.to_string().into())
     }
 
+    /// The same failure again, for each caller of a failed batch: its kind
+    /// and operation kept, its cause as text (a Redis cause stays one).
+    pub(crate) fn copied(&self) -> StoreError {
+        let copy = |source: &BoxError| -> BoxError {
+            match source.downcast_ref::<FromRedis>() {
+                Some(FromRedis(e)) => Box::new(FromRedis(redis::RedisError::from((
+                    e.kind(),
+                    "a batch failed",
+                    e.to_string(),
+                )))),
+                None => source.to_string().into(),
+            }
+        };
+        let op = self.op();
+        match self {
+            StoreError::Unavailable { source, .. } => StoreError::Unavailable {
+                op,
+                source: copy(source),
+            },
+            StoreError::Timeout { limit, .. } => StoreError::Timeout { op, limit: *limit },
+            StoreError::Input { source, .. } => StoreError::Input {
+                op,
+                source: copy(source),
+            },
+            StoreError::Internal { source, .. } => StoreError::Internal {
+                op,
+                source: copy(source),
+            },
+        }
+    }
+
     /// The same failure for every write of one failed transaction of the
     /// embedded store's write lane.
     pub(crate) fn shared_sqlite(op: &'static str, e: &rusqlite::Error) -> StoreError {
@@ -304,5 +335,22 @@ mod tests {
             "claim: store unavailable: connection refused"
         );
         assert!(e.is_retryable() && !e.is_input());
+    }
+
+    #[test]
+    fn a_copy_for_each_write_of_a_batch_keeps_its_kind_and_its_store() {
+        let io = redis::RedisError::from((redis::ErrorKind::IoError, "broken pipe"));
+        let e = StoreError::redis("finish")(io);
+        let copy = e.copied();
+        assert_eq!(copy.op(), "finish");
+        assert!(copy.is_retryable() && copy.from_redis());
+        assert!(
+            copy.chain().to_string().contains("broken pipe"),
+            "{}",
+            copy.chain()
+        );
+        let bad = StoreError::internal("finish", "2 answers for 3 entries").copied();
+        assert!(!bad.is_retryable() && !bad.from_redis());
+        assert!(bad.chain().to_string().ends_with("2 answers for 3 entries"));
     }
 }

@@ -19,9 +19,10 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
+use super::batching::GroupCommit;
 use super::delivery::{AttemptRecord, DeliveryFilter, LeaseFrom, Leased, Next, StreamLane};
 use super::postgres::PgStore;
-use super::redis::{RedisDedup, Release};
+use super::redis::{start_finishes, Finish, FinishBatch, RedisDedup, Release};
 use super::report::{StreamWaiting, UnreadStream, WaitingList};
 use super::types::{ms, now_ms, EventKey};
 use super::StoreError;
@@ -42,11 +43,14 @@ pub struct StreamQueue {
     next: Arc<AtomicUsize>,
     /// Woken when this process appended deliveries (`RedisPg::claim_committed`).
     wake: Arc<Notify>,
+    /// Where holds are ended, many in one script call.
+    finishes: GroupCommit<FinishBatch>,
 }
 
 impl StreamQueue {
     pub(crate) fn new(redis: RedisDedup, pg: PgStore) -> Self {
         StreamQueue {
+            finishes: start_finishes(redis.clone()),
             redis,
             pg,
             lanes: Arc::from([]),
@@ -128,7 +132,7 @@ impl StreamQueue {
                 Release::Ack
             }
         };
-        self.redis.release_entry(d, owner, how).await
+        self.release(d, owner, how).await
     }
 
     /// Hand an unattempted entry back: due again at once for any worker.
@@ -137,7 +141,15 @@ impl StreamQueue {
             due_ms: now_ms(),
             attempt: None,
         };
-        self.redis.release_entry(d, owner, how).await.map(drop)
+        self.release(d, owner, how).await.map(drop)
+    }
+
+    /// End `owner`'s hold on `d`, with the other ends of holds that come
+    /// meanwhile; false when another worker holds it now (nothing is
+    /// written).
+    async fn release(&self, d: &Leased, owner: &str, how: Release<'_>) -> Result<bool, StoreError> {
+        let end = Finish::new(&self.redis, d, owner, how)?;
+        self.finishes.submit(end).await
     }
 
     /// Per lane that holds any, its handler and when its oldest waiting

@@ -86,6 +86,7 @@ mod store_tls;
 mod stored_handshake;
 mod stream_deliveries;
 mod stream_entries;
+mod stream_finishes;
 mod stream_operators;
 mod tls;
 mod tls_flood;

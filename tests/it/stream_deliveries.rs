@@ -52,7 +52,7 @@ async fn wait_row(app: &TestApp, event_id: &str, state: DeliveryState) -> Delive
 }
 
 /// Wait until nothing waits in the app's streams.
-async fn drained(store: &Store) {
+pub(super) async fn drained(store: &Store) {
     for _ in 0..250 {
         if store.stream_pending().await.unwrap() == 0 {
             return;
@@ -314,22 +314,29 @@ async fn pending_once_up(store: &Store) -> u64 {
     store.stream_pending().await.unwrap()
 }
 
+/// An app with deliveries in streams on `redis`, a Redis of its own, and
+/// `extra` in its configuration.
+pub(super) async fn app_on(redis: &common::servers::RedisServer, extra: String) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let mut opts = AppOptions::new(Backend::Streams);
+    opts.extra = extra;
+    let (text, guard) = test_config(&opts, dir.path()).await;
+    let shared = format!("redis_url = \"{}\"", common::redis_url());
+    assert!(text.contains(&shared));
+    let text = text.replace(&shared, &format!("redis_url = \"{}\"", redis.url()));
+    spawn_text(text, Backend::Streams, guard, dir).await
+}
+
 /// An app on a Redis of its own, its handler failing until told otherwise,
 /// and `w` accepted: its delivery waits in a stream, attempted twice.
 async fn waiting_on(redis: &common::servers::RedisServer, w: &Webhook) -> (Sink, TestApp, Store) {
     let sink = Sink::start(vec![]);
     sink.always(Reply::Status(503));
-    let dir = tempfile::tempdir().unwrap();
-    let mut opts = AppOptions::new(Backend::Streams);
-    opts.extra = format!(
+    let extra = format!(
         "[handlers.billing]\nurl = \"{}\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\ntimeout = \"500ms\"\nmax_attempts = 1000\n\n[delivery]\npoll_interval = \"20ms\"\nbackoff_base = \"50ms\"\nbackoff_max = \"100ms\"\nlease = \"1s\"\n",
         sink.url
     );
-    let (text, guard) = test_config(&opts, dir.path()).await;
-    let shared = format!("redis_url = \"{}\"", common::redis_url());
-    assert!(text.contains(&shared));
-    let text = text.replace(&shared, &format!("redis_url = \"{}\"", redis.url()));
-    let app = spawn_text(text, Backend::Streams, guard, dir).await;
+    let app = app_on(redis, extra).await;
     let store = streams_of(&app);
     assert_eq!(app.send_json(w).await.1["status"], "accepted");
     sink.wait_for(2, Duration::from_secs(5)).await;

@@ -1,8 +1,10 @@
 //! Group commit: the PostgreSQL writes of concurrent requests share one
-//! statement, and so one transaction and one WAL flush.
+//! statement, and so one transaction and one WAL flush; the ends of stream
+//! deliveries' holds share one Redis script call per stream.
 //!
 //! Each write is handed to a task that takes whatever has queued up (at
-//! most `max_rows`) and runs it as one statement. At most `in_flight` such
+//! most `max_rows`) and runs it as one statement (a [`Batch`] says how, on
+//! its [`Batch::Target`]). At most `in_flight` such
 //! statements run at once, so a write never waits for a batch to fill: when
 //! a connection is free, a lone write goes out at once, alone; under load,
 //! the writes that arrive while statements are in flight form the next
@@ -19,23 +21,26 @@
 //! its wait.
 //!
 //! If a batch fails with an error from the database itself (bad data in one
-//! write, a deadlock), its writes are retried one by one, so one bad write
-//! cannot fail the others. Any other error (connection lost, pool
-//! exhausted) fails every write of the batch, and each caller answers 503.
+//! write, a deadlock: [`BatchError::one_write_failed`]), its writes are
+//! retried one by one, so one bad write cannot fail the others. Any other
+//! error (connection lost, pool exhausted) fails every write of the batch,
+//! and each caller answers 503.
 
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use sqlx::PgPool;
 use tokio::sync::{mpsc, oneshot, Semaphore};
 
 use crate::store::StoreError;
 
 /// One kind of batched write.
 pub(crate) trait Batch: Send + Sync + 'static {
+    /// What a batch is written to (a pool, a Redis handle).
+    type Target: Clone + Send + Sync + 'static;
     type Item: Send + Sync + 'static;
     type Out: Send + 'static;
+    type Error: BatchError;
     /// Names the operation in errors.
     const OP: &'static str;
     /// How long a batch waits for more writes once its first has arrived
@@ -52,9 +57,47 @@ pub(crate) trait Batch: Send + Sync + 'static {
     const LINGER_ROWS: usize = usize::MAX;
     /// Run `items` as one atomic statement; one answer per item, in order.
     fn run(
-        pool: &PgPool,
+        target: &Self::Target,
         items: &[Self::Item],
-    ) -> impl Future<Output = Result<Vec<Self::Out>, sqlx::Error>> + Send;
+    ) -> impl Future<Output = Result<Vec<Self::Out>, Self::Error>> + Send;
+}
+
+/// How a failed batch is answered.
+pub(crate) trait BatchError: Send + 'static {
+    /// The store refused what one of the writes holds (bad data, a
+    /// deadlock), not the batch: each write is then run alone.
+    fn one_write_failed(&self) -> bool;
+    /// The error of a write run alone.
+    fn alone(self, op: &'static str) -> StoreError;
+    /// The same failure for every write of a failed batch.
+    fn shared(&self, op: &'static str) -> StoreError;
+}
+
+impl BatchError for sqlx::Error {
+    fn one_write_failed(&self) -> bool {
+        matches!(self, sqlx::Error::Database(_))
+    }
+    fn alone(self, op: &'static str) -> StoreError {
+        StoreError::sqlx(op)(self)
+    }
+    fn shared(&self, op: &'static str) -> StoreError {
+        StoreError::shared(op, self)
+    }
+}
+
+impl BatchError for StoreError {
+    /// What runs a batch against a store of its own says each failure
+    /// already (a Redis script that fails has written what it did before
+    /// the failure: running its writes again alone would not undo that).
+    fn one_write_failed(&self) -> bool {
+        false
+    }
+    fn alone(self, _op: &'static str) -> StoreError {
+        self
+    }
+    fn shared(&self, _op: &'static str) -> StoreError {
+        self.copied()
+    }
 }
 
 struct Job<B: Batch> {
@@ -83,9 +126,14 @@ impl<B: Batch> std::fmt::Debug for GroupCommit<B> {
 
 impl<B: Batch> GroupCommit<B> {
     /// Start the batching task; it ends when the last handle is dropped.
-    pub(crate) fn start(pool: PgPool, max_rows: usize, in_flight: usize) -> Self {
+    pub(crate) fn start(target: B::Target, max_rows: usize, in_flight: usize) -> Self {
         let (tx, rx) = mpsc::channel(max_rows * in_flight * 4);
-        tokio::spawn(batch_loop::<B>(pool, rx, max_rows.max(1), in_flight.max(1)));
+        tokio::spawn(batch_loop::<B>(
+            target,
+            rx,
+            max_rows.max(1),
+            in_flight.max(1),
+        ));
         GroupCommit { tx }
     }
 
@@ -109,7 +157,7 @@ fn stopped<B: Batch>() -> StoreError {
 }
 
 async fn batch_loop<B: Batch>(
-    pool: PgPool,
+    target: B::Target,
     mut rx: mpsc::Receiver<Job<B>>,
     max_rows: usize,
     in_flight: usize,
@@ -139,9 +187,9 @@ async fn batch_loop<B: Batch>(
             linger(&mut rx, &mut jobs, enough, wait).await;
         }
         last_len = jobs.len();
-        let pool = pool.clone();
+        let target = target.clone();
         tokio::spawn(async move {
-            execute::<B>(&pool, jobs).await;
+            execute::<B>(&target, jobs).await;
             drop(slot);
         });
     }
@@ -165,7 +213,7 @@ async fn linger<B: Batch>(
     }
 }
 
-async fn execute<B: Batch>(pool: &PgPool, jobs: Vec<Job<B>>) {
+async fn execute<B: Batch>(target: &B::Target, jobs: Vec<Job<B>>) {
     // A caller that has given up (its store timeout passed, and it answered
     // 503) is not written for: the provider retries it.
     let (items, replies): (Vec<_>, Vec<_>) = jobs
@@ -176,25 +224,25 @@ async fn execute<B: Batch>(pool: &PgPool, jobs: Vec<Job<B>>) {
     if items.is_empty() {
         return;
     }
-    match B::run(pool, &items).await {
+    match B::run(target, &items).await {
         Ok(outs) => {
             debug_assert_eq!(outs.len(), replies.len());
             for (reply, out) in replies.into_iter().zip(outs) {
                 let _ = reply.send(Ok(out));
             }
         }
-        Err(sqlx::Error::Database(_)) if items.len() > 1 => {
+        Err(e) if items.len() > 1 && e.one_write_failed() => {
             for (item, reply) in items.iter().zip(replies) {
-                let one = B::run(pool, std::slice::from_ref(item))
+                let one = B::run(target, std::slice::from_ref(item))
                     .await
-                    .map_err(StoreError::sqlx(B::OP))
+                    .map_err(|e| e.alone(B::OP))
                     .and_then(|outs| outs.into_iter().next().ok_or_else(|| no_answer::<B>()));
                 let _ = reply.send(one);
             }
         }
         Err(e) => {
             for reply in replies {
-                let _ = reply.send(Err(StoreError::shared(B::OP, &e)));
+                let _ = reply.send(Err(e.shared(B::OP)));
             }
         }
     }

@@ -207,6 +207,8 @@ fn handed_off(items: &[PendingEvent], rows: &[PgRow], inserted: usize) {
 pub(crate) struct RecordBatch;
 
 impl Batch for RecordBatch {
+    type Target = PgPool;
+    type Error = sqlx::Error;
     type Item = PendingEvent;
     type Out = Recorded;
     const OP: &'static str = "commit";
@@ -283,6 +285,8 @@ impl Batch for RecordBatch {
 pub(crate) struct DeliveryBatch;
 
 impl Batch for DeliveryBatch {
+    type Target = PgPool;
+    type Error = sqlx::Error;
     type Item = PendingEvent;
     type Out = Option<OtherBody>;
     const OP: &'static str = "deliveries";
@@ -318,6 +322,8 @@ impl Batch for DeliveryBatch {
 pub(crate) struct OutcomeBatch;
 
 impl Batch for OutcomeBatch {
+    type Target = PgPool;
+    type Error = sqlx::Error;
     type Item = Outcome;
     type Out = bool;
     const OP: &'static str = "finish";

@@ -3,6 +3,7 @@
 //! `redis` store pairs these keys with PostgreSQL (`super::redis_pg`).
 
 mod conn;
+mod finish;
 mod keys;
 mod scan;
 mod streams;
@@ -18,9 +19,9 @@ use super::{OpenError, StoreError};
 use crate::ids::HandlerName;
 use crate::provider::VerifiedWebhook;
 
+pub(crate) use self::finish::{start as start_finishes, Finish, FinishBatch, Release};
 pub use self::keys::dedup_key;
 pub(crate) use self::keys::DIGEST_LEN;
-pub(crate) use self::streams::Release;
 
 /// What the Redis half needs from the configuration.
 #[derive(Clone)]

@@ -4,9 +4,9 @@
 //! keys (`keys::delivery_key`), so claim.lua appends to the streams in
 //! the step that claims and completes the key. Workers lease with
 //! stream_lease.lua (due retries back in, a dead worker's entries taken
-//! over, new ones read for this worker) and end a hold with
+//! over, new ones read for this worker) and end holds with
 //! stream_finish.lua (acknowledged and deleted; a retry goes into the
-//! retry set, due after its backoff).
+//! retry set, due after its backoff), many in one call (`finish.rs`).
 //!
 //! An entry's fields, short because each waits in memory:
 //! `e` event ID, `t` event type, `b` body, `m` when it was recorded (ms),
@@ -20,31 +20,15 @@ use std::time::Duration;
 
 use redis::ScriptInvocation;
 
+use super::finish::GROUP;
 use super::{keys, scan, RedisDedup};
 use crate::ids::{EventId, EventType, HandlerName};
 use crate::provider::VerifiedWebhook;
-use crate::store::delivery::{rfc3339_ms, AttemptRecord, Leased, Place, StreamLane};
+use crate::store::delivery::{rfc3339_ms, Leased, Place, StreamLane};
 use crate::store::report::{StreamWaiting, UnreadStream};
-use crate::store::stream_entry::{KeptAttempt, StreamEntry, KEPT_ATTEMPTS};
+use crate::store::stream_entry::{KeptAttempt, StreamEntry};
 use crate::store::types::{ms, now_ms};
 use crate::store::StoreError;
-
-/// Every stream's one consumer group: the workers share each stream's
-/// entries, each read by one of them.
-const GROUP: &str = "workers";
-
-/// How a worker ends its hold on an entry.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Release<'a> {
-    /// Delivered, or dead-lettered in PostgreSQL: the entry goes.
-    Ack,
-    /// Due again at `due_ms`: after a failed `attempt`, or handed back
-    /// unattempted (`None`) when its handler had no room.
-    Retry {
-        due_ms: i64,
-        attempt: Option<&'a AttemptRecord>,
-    },
-}
 
 impl RedisDedup {
     /// The stream and retry set of `lane`.
@@ -124,50 +108,6 @@ impl RedisDedup {
             .into_iter()
             .map(|(id, fields)| leased(lane, id, fields))
             .collect()
-    }
-
-    /// End `owner`'s hold on the stream delivery `d`; false when another
-    /// worker holds it now (nothing is written).
-    pub(crate) async fn release_entry(
-        &self,
-        d: &Leased,
-        owner: &str,
-        how: Release<'_>,
-    ) -> Result<bool, StoreError> {
-        let entry = d.entry_id("finish")?;
-        let mut conn = self.conn().await?;
-        let [stream, retry] = keys::lane_keys(&self.prefix, &d.provider, &d.tenant, &d.handler);
-        let mut script = self.scripts.stream_finish.prepare_invoke();
-        script
-            .key(stream)
-            .key(retry)
-            .arg(GROUP)
-            .arg(owner)
-            .arg(entry);
-        match how {
-            Release::Ack => {
-                script.arg("ack");
-            }
-            Release::Retry { due_ms, attempt } => {
-                script.arg("retry").arg(due_ms);
-                match attempt {
-                    Some(a) => {
-                        script
-                            .arg(a.attempt)
-                            .arg(a.kept().line())
-                            .arg(KEPT_ATTEMPTS);
-                    }
-                    None => {
-                        script.arg("").arg("").arg(0);
-                    }
-                }
-            }
-        }
-        let done: i64 = script
-            .invoke_async(&mut conn)
-            .await
-            .map_err(StoreError::redis("finish"))?;
-        Ok(done == 1)
     }
 
     /// Deliveries waiting in `lane`: in its stream (read or not) and its

@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use sqlx::postgres::PgPoolOptions;
+use sqlx::PgPool;
 
 use super::*;
 
@@ -15,6 +16,8 @@ static STATEMENTS: [AtomicUsize; 5] = [const { AtomicUsize::new(0) }; 5];
 struct Divide<const K: usize>;
 
 impl<const K: usize> Batch for Divide<K> {
+    type Target = PgPool;
+    type Error = sqlx::Error;
     type Item = i64;
     type Out = i64;
     const OP: &'static str = "divide";
@@ -46,6 +49,8 @@ async fn divide(
 struct Lingering;
 
 impl Batch for Lingering {
+    type Target = PgPool;
+    type Error = sqlx::Error;
     type Item = i64;
     type Out = i64;
     const OP: &'static str = "divide";
@@ -61,6 +66,8 @@ impl Batch for Lingering {
 struct LingeringForThree;
 
 impl Batch for LingeringForThree {
+    type Target = PgPool;
+    type Error = sqlx::Error;
     type Item = i64;
     type Out = i64;
     const OP: &'static str = "divide";
@@ -77,6 +84,8 @@ impl Batch for LingeringForThree {
 struct UnderLoad;
 
 impl Batch for UnderLoad {
+    type Target = PgPool;
+    type Error = sqlx::Error;
     type Item = i64;
     type Out = i64;
     const OP: &'static str = "divide";

@@ -1,0 +1,168 @@
+//! stream_finish.lua against a real Redis: a batch ends each entry only for
+//! the worker that holds it, one call per stream it touches.
+
+use std::time::Duration;
+
+use secrecy::SecretString;
+
+use super::*;
+use crate::store::redis::RedisOptions;
+
+fn url() -> String {
+    std::env::var("HOOKLINE_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379/0".into())
+}
+
+async fn connect() -> redis::aio::MultiplexedConnection {
+    let client = redis::Client::open(url()).expect("a Redis URL");
+    client
+        .get_multiplexed_async_connection()
+        .await
+        .expect("connect to Redis")
+}
+
+/// A stream of `n` entries in the workers' group: worker `a` holds all but
+/// the last, which `b` holds. Returns their IDs in order.
+async fn held(
+    conn: &mut redis::aio::MultiplexedConnection,
+    keys: &[Vec<u8>; 2],
+    n: usize,
+) -> Vec<String> {
+    let _: () = redis::cmd("DEL")
+        .arg(&keys[0])
+        .arg(&keys[1])
+        .query_async(conn)
+        .await
+        .unwrap();
+    let _: () = redis::cmd("XGROUP")
+        .arg("CREATE")
+        .arg(&keys[0])
+        .arg(GROUP)
+        .arg("$")
+        .arg("MKSTREAM")
+        .query_async(conn)
+        .await
+        .unwrap();
+    let mut ids = Vec::new();
+    for i in 0..n {
+        let id: String = redis::cmd("XADD")
+            .arg(&keys[0])
+            .arg("*")
+            .arg("e")
+            .arg(format!("evt_{i}"))
+            .arg("b")
+            .arg("{}")
+            .query_async(conn)
+            .await
+            .unwrap();
+        ids.push(id);
+    }
+    for (worker, count) in [("a", n - 1), ("b", 1)] {
+        let _: redis::Value = redis::cmd("XREADGROUP")
+            .arg("GROUP")
+            .arg(GROUP)
+            .arg(worker)
+            .arg("COUNT")
+            .arg(count)
+            .arg("STREAMS")
+            .arg(&keys[0])
+            .arg(">")
+            .query_async(conn)
+            .await
+            .unwrap();
+    }
+    ids
+}
+
+fn ack(keys: &[Vec<u8>; 2], owner: &str, entry: &str) -> Finish {
+    let how = ["ack", "", "", "", "0"].map(String::from);
+    Finish::of(keys.clone(), owner, entry, how)
+}
+
+fn retry(keys: &[Vec<u8>; 2], owner: &str, entry: &str, line: &str) -> Finish {
+    let how = ["retry", "5000", "1", line, "20"].map(String::from);
+    Finish::of(keys.clone(), owner, entry, how)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_ends_each_entry_only_for_the_worker_that_holds_it() {
+    let prefix = format!("hl-finish-test-{}", std::process::id());
+    let redis = RedisDedup::new(&RedisOptions {
+        url: Some(SecretString::from(url())),
+        cluster: Vec::new(),
+        key_prefix: prefix.clone(),
+        timeout: Duration::from_secs(5),
+        ca_file: None,
+    })
+    .unwrap();
+    let mut conn = connect().await;
+    let billing = keys::lane_keys(&prefix, "stripe", "acme", "billing");
+    let ledger = keys::lane_keys(&prefix, "stripe", "acme", "ledger");
+    let one = held(&mut conn, &billing, 3).await;
+    let two = held(&mut conn, &ledger, 2).await;
+
+    let line = r#"{"attempt":1,"status":503}"#;
+    let batch = [
+        ack(&billing, "a", &one[0]),
+        ack(&ledger, "a", &two[0]),
+        retry(&billing, "a", &one[1], line),
+        // b holds it: a's end changes nothing.
+        ack(&billing, "a", &one[2]),
+        ack(&ledger, "b", &two[1]),
+    ];
+    let done = FinishBatch::run(&redis, &batch).await.unwrap();
+    assert_eq!(done, [true, true, true, false, true]);
+
+    // Of billing's stream only b's entry is left, still pending for b.
+    let left: Vec<(String, Vec<String>)> = redis::cmd("XRANGE")
+        .arg(&billing[0])
+        .arg("-")
+        .arg("+")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(left.iter().map(|(id, _)| id).collect::<Vec<_>>(), [&one[2]]);
+    let pending: Vec<(String, String, i64, i64)> = redis::cmd("XPENDING")
+        .arg(&billing[0])
+        .arg(GROUP)
+        .arg("-")
+        .arg("+")
+        .arg(10)
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(pending.len(), 1);
+    assert_eq!((&pending[0].0, pending[0].1.as_str()), (&one[2], "b"));
+    // The retried entry waits in the retry set, due when it said, with its
+    // attempt kept.
+    let retries: Vec<(Vec<u8>, i64)> = redis::cmd("ZRANGE")
+        .arg(&billing[1])
+        .arg(0)
+        .arg(-1)
+        .arg("WITHSCORES")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(retries.len(), 1);
+    assert_eq!(retries[0].1, 5000);
+    let packed = String::from_utf8_lossy(&retries[0].0);
+    assert!(
+        packed.contains("evt_1") && packed.contains(line),
+        "{packed}"
+    );
+    // The ledger's stream is empty: both its entries ended.
+    let len: i64 = redis::cmd("XLEN")
+        .arg(&ledger[0])
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(len, 0);
+
+    let _: () = redis::cmd("DEL")
+        .arg(&billing[0])
+        .arg(&billing[1])
+        .arg(&ledger[0])
+        .arg(&ledger[1])
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+}

@@ -1,10 +1,11 @@
 //! Ending workers' holds on stream deliveries, many in one script call:
 //! each end (delivered, due again, handed back) is submitted to a
 //! [`GroupCommit`] of [`FinishBatch`], whose batches run
-//! stream_finish.lua once for each stream they touch. Under load, the
-//! ends that come in while a call is out share the next one, so Redis runs
-//! one script, and the worker's runtime makes one round trip, for many
-//! deliveries (bench/NOTES.md, "Kept: stream finishes that share a script").
+//! stream_finish.lua once for each stream they touch. The ends of the
+//! 2 ms after one comes in, and those that come while two calls are out,
+//! share a call, so Redis runs one script, and the worker's runtime makes
+//! one round trip, for many deliveries (bench/NOTES.md, "Kept: stream
+//! finishes that share a script").
 
 use std::time::Duration;
 

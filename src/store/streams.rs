@@ -149,7 +149,7 @@ impl StreamQueue {
     /// written).
     async fn release(&self, d: &Leased, owner: &str, how: Release<'_>) -> Result<bool, StoreError> {
         let end = Finish::new(&self.redis, d, owner, how)?;
-        self.finishes.submit(end).await
+        self.finishes.submit(end).await?
     }
 
     /// Per lane that holds any, its handler and when its oldest waiting

@@ -112,7 +112,10 @@ pub(crate) struct FinishBatch;
 impl Batch for FinishBatch {
     type Target = RedisDedup;
     type Item = Finish;
-    type Out = bool;
+    /// Per end: whether it was done, or the failure of its stream's call
+    /// (a call that failed says nothing of another stream's, which may
+    /// have ended its entries).
+    type Out = Result<bool, StoreError>;
     type Error = StoreError;
     const OP: &'static str = "finish";
     /// Nobody's answer waits on an end (the handler has answered, the
@@ -121,7 +124,7 @@ impl Batch for FinishBatch {
     const LINGER: Duration = Duration::from_millis(2);
     const LINGER_ROWS: usize = 32;
 
-    async fn run(redis: &RedisDedup, items: &[Finish]) -> Result<Vec<bool>, StoreError> {
+    async fn run(redis: &RedisDedup, items: &[Finish]) -> Result<Vec<Self::Out>, StoreError> {
         // The entries of each stream, in the order they came.
         let mut streams: Vec<(&[Vec<u8>; 2], Vec<usize>)> = Vec::new();
         for (i, f) in items.iter().enumerate() {
@@ -133,17 +136,28 @@ impl Batch for FinishBatch {
         let calls = streams
             .iter()
             .map(|(keys, at)| redis.finish_in(keys, at.iter().map(|&i| &items[i])));
-        let answers = futures::future::try_join_all(calls).await?;
-        let mut done = vec![false; items.len()];
+        let answers = futures::future::join_all(calls).await;
+        let mut done: Vec<Self::Out> = Vec::with_capacity(items.len());
+        done.resize_with(items.len(), || Ok(false));
         for ((_, at), answer) in streams.iter().zip(answers) {
-            if answer.len() != at.len() {
-                return Err(StoreError::internal(
+            let answer = answer.and_then(|answer| match answer.len() == at.len() {
+                true => Ok(answer),
+                false => Err(StoreError::internal(
                     "finish",
                     format!("{} answers for {} entries", answer.len(), at.len()),
-                ));
-            }
-            for (&i, one) in at.iter().zip(answer) {
-                done[i] = one == 1;
+                )),
+            });
+            match answer {
+                Ok(answer) => {
+                    for (&i, one) in at.iter().zip(answer) {
+                        done[i] = Ok(one == 1);
+                    }
+                }
+                Err(e) => {
+                    for &i in at {
+                        done[i] = Err(e.copied());
+                    }
+                }
             }
         }
         Ok(done)

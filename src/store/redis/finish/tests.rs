@@ -109,7 +109,12 @@ async fn a_batch_ends_each_entry_only_for_the_worker_that_holds_it() {
         ack(&billing, "a", &one[2]),
         ack(&ledger, "b", &two[1]),
     ];
-    let done = FinishBatch::run(&redis, &batch).await.unwrap();
+    let done: Vec<bool> = FinishBatch::run(&redis, &batch)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
     assert_eq!(done, [true, true, true, false, true]);
 
     // Of billing's stream only b's entry is left, still pending for b.
@@ -162,6 +167,52 @@ async fn a_batch_ends_each_entry_only_for_the_worker_that_holds_it() {
         .arg(&billing[1])
         .arg(&ledger[0])
         .arg(&ledger[1])
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_whose_call_fails_fails_only_its_own_entries() {
+    let prefix = format!("hl-finish-fail-{}", std::process::id());
+    let redis = RedisDedup::new(&RedisOptions {
+        url: Some(SecretString::from(url())),
+        cluster: Vec::new(),
+        key_prefix: prefix.clone(),
+        timeout: Duration::from_secs(5),
+        ca_file: None,
+    })
+    .unwrap();
+    let mut conn = connect().await;
+    let billing = keys::lane_keys(&prefix, "stripe", "acme", "billing");
+    let broken = keys::lane_keys(&prefix, "stripe", "acme", "ledger");
+    let ids = held(&mut conn, &billing, 2).await;
+    // Not a stream: XPENDING fails on it with WRONGTYPE.
+    let _: () = redis::cmd("SET")
+        .arg(&broken[0])
+        .arg("x")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+
+    let batch = [ack(&broken, "a", "1-1"), ack(&billing, "a", &ids[0])];
+    let done = FinishBatch::run(&redis, &batch).await.unwrap();
+    match &done[0] {
+        Err(e) => assert!(e.from_redis() && e.op() == "finish", "{}", e.chain()),
+        ok => panic!("the broken stream's entry must fail, got {ok:?}"),
+    }
+    assert!(matches!(done[1], Ok(true)), "{:?}", done[1]);
+    let len: i64 = redis::cmd("XLEN")
+        .arg(&billing[0])
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(len, 1, "only b's entry is left");
+
+    let _: () = redis::cmd("DEL")
+        .arg(&billing[0])
+        .arg(&billing[1])
+        .arg(&broken[0])
         .query_async(&mut conn)
         .await
         .unwrap();

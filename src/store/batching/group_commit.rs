@@ -55,7 +55,8 @@ pub(crate) trait Batch: Send + Sync + 'static {
     /// (a delivery worker's place for its outcome): once a statement's
     /// fixed cost is shared this widely, waiting longer only holds it.
     const LINGER_ROWS: usize = usize::MAX;
-    /// Run `items` as one atomic statement; one answer per item, in order.
+    /// Run `items` as one batch (for PostgreSQL one atomic statement); one
+    /// answer per item, in order.
     fn run(
         target: &Self::Target,
         items: &[Self::Item],
@@ -86,9 +87,11 @@ impl BatchError for sqlx::Error {
 }
 
 impl BatchError for StoreError {
-    /// What runs a batch against a store of its own says each failure
-    /// already (a Redis script that fails has written what it did before
-    /// the failure: running its writes again alone would not undo that).
+    /// A batch whose errors are already the store's says per write what
+    /// failed (the stream finishes answer per stream); a failure of the
+    /// whole is not retried write by write (a Redis script that fails has
+    /// written what it did before the failure: running its writes again
+    /// alone would not undo that).
     fn one_write_failed(&self) -> bool {
         false
     }

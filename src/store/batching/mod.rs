@@ -3,7 +3,9 @@
 //! own answer once that has committed.
 //!
 //! - `group_commit.rs`, PostgreSQL: one statement per batch of one kind of
-//!   write, several statements in flight ([`GroupCommit`], [`Batch`]);
+//!   write, several statements in flight ([`GroupCommit`], [`Batch`]); the
+//!   same batching carries the Redis stream finishes, one script call per
+//!   stream (`redis/finish.rs`);
 //! - `lane.rs`, SQLite: one writer, so one task runs every kind of write
 //!   queued meanwhile in one transaction ([`Lane`], [`LaneWrite`]).
 //!

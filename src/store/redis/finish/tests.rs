@@ -27,12 +27,7 @@ async fn held(
     keys: &[Vec<u8>; 2],
     n: usize,
 ) -> Vec<String> {
-    let _: () = redis::cmd("DEL")
-        .arg(&keys[0])
-        .arg(&keys[1])
-        .query_async(conn)
-        .await
-        .unwrap();
+    delete(conn, &[keys]).await;
     let _: () = redis::cmd("XGROUP")
         .arg("CREATE")
         .arg(&keys[0])
@@ -73,6 +68,27 @@ async fn held(
     ids
 }
 
+/// The Redis half under `prefix`, on the test Redis.
+fn dedup(prefix: &str) -> RedisDedup {
+    RedisDedup::new(&RedisOptions {
+        url: Some(SecretString::from(url())),
+        cluster: Vec::new(),
+        key_prefix: prefix.into(),
+        timeout: Duration::from_secs(5),
+        ca_file: None,
+    })
+    .unwrap()
+}
+
+/// Delete the streams and retry sets of `lanes`.
+async fn delete(conn: &mut redis::aio::MultiplexedConnection, lanes: &[&[Vec<u8>; 2]]) {
+    let mut del = redis::cmd("DEL");
+    for keys in lanes {
+        del.arg(&keys[0]).arg(&keys[1]);
+    }
+    let _: () = del.query_async(conn).await.unwrap();
+}
+
 fn ack(keys: &[Vec<u8>; 2], owner: &str, entry: &str) -> Finish {
     let how = ["ack", "", "", "", "0"].map(String::from);
     Finish::of(keys.clone(), owner, entry, how)
@@ -86,14 +102,7 @@ fn retry(keys: &[Vec<u8>; 2], owner: &str, entry: &str, line: &str) -> Finish {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_batch_ends_each_entry_only_for_the_worker_that_holds_it() {
     let prefix = format!("hl-finish-test-{}", std::process::id());
-    let redis = RedisDedup::new(&RedisOptions {
-        url: Some(SecretString::from(url())),
-        cluster: Vec::new(),
-        key_prefix: prefix.clone(),
-        timeout: Duration::from_secs(5),
-        ca_file: None,
-    })
-    .unwrap();
+    let redis = dedup(&prefix);
     let mut conn = connect().await;
     let billing = keys::lane_keys(&prefix, "stripe", "acme", "billing");
     let ledger = keys::lane_keys(&prefix, "stripe", "acme", "ledger");
@@ -162,27 +171,13 @@ async fn a_batch_ends_each_entry_only_for_the_worker_that_holds_it() {
         .unwrap();
     assert_eq!(len, 0);
 
-    let _: () = redis::cmd("DEL")
-        .arg(&billing[0])
-        .arg(&billing[1])
-        .arg(&ledger[0])
-        .arg(&ledger[1])
-        .query_async(&mut conn)
-        .await
-        .unwrap();
+    delete(&mut conn, &[&billing, &ledger]).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stream_whose_call_fails_fails_only_its_own_entries() {
     let prefix = format!("hl-finish-fail-{}", std::process::id());
-    let redis = RedisDedup::new(&RedisOptions {
-        url: Some(SecretString::from(url())),
-        cluster: Vec::new(),
-        key_prefix: prefix.clone(),
-        timeout: Duration::from_secs(5),
-        ca_file: None,
-    })
-    .unwrap();
+    let redis = dedup(&prefix);
     let mut conn = connect().await;
     let billing = keys::lane_keys(&prefix, "stripe", "acme", "billing");
     let broken = keys::lane_keys(&prefix, "stripe", "acme", "ledger");
@@ -209,11 +204,5 @@ async fn a_stream_whose_call_fails_fails_only_its_own_entries() {
         .unwrap();
     assert_eq!(len, 1, "only b's entry is left");
 
-    let _: () = redis::cmd("DEL")
-        .arg(&billing[0])
-        .arg(&billing[1])
-        .arg(&broken[0])
-        .query_async(&mut conn)
-        .await
-        .unwrap();
+    delete(&mut conn, &[&billing, &broken]).await;
 }

@@ -4,7 +4,8 @@
     python3 bench/assemble.py PARTS_DIR OUT_JSON
 
 PARTS_DIR holds one bench-load JSON per pass (NAME.max.json,
-NAME.stepN.json, NAME.target.json, isolation.*.json, ...), the search states
+NAME.stepN.json, NAME.target.json, NAME.narrowN.json, isolation.*.json,
+...), the search states
 (NAME.search.json, from bench-search), the baselines, the generated
 configs and settings.json. Everything the report shows comes from the
 file this writes, so the report can be rendered again without a run.
@@ -34,6 +35,13 @@ def sh(*args):
 def load(path):
     with open(path) as f:
         return json.load(f)
+
+
+def narrowing_passes(parts, name):
+    """The passes that narrowed a scenario's capacity bracket
+    (NAME.narrowN.json, bench/capacity_check.py), in order."""
+    found = glob.glob(f"{parts}/{name}.narrow*.json")
+    return [load(p) for p in sorted(found, key=lambda p: int(p.rsplit(".narrow", 1)[1][:-len(".json")]))]
 
 
 def maybe(path):
@@ -132,6 +140,10 @@ def main():
     checks = {p.split("/")[-1].split(".")[0]: load(p) for p in sorted(glob.glob(f"{parts}/*.target.json"))}
     if checks:
         res["capacity_checks"] = checks
+    narrowing = {name: narrowing_passes(parts, name) for name in sorted(set(res["scenarios"]) | set(res["sustained"]))}
+    narrowing = {name: ps for name, ps in narrowing.items() if ps}
+    if narrowing:
+        res["capacity_narrowing"] = narrowing
     iso = maybe(f"{parts}/isolation.json")
     if iso is not None:
         for p in ("alone", "with_slow"):

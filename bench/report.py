@@ -149,7 +149,9 @@ def render(res, plotted):
           + (" Where the search's passes left a target undecided, one more pass at the target's rate "
              "(5% above it, plus the load's retries) decided it." if res.get("capacity_checks") else
              " (This run had no pass at a target's own rate: a bracket around a target leaves it undecided "
-             "and reported missed.)"), "",
+             "and reported missed.)")
+          + (" Where the bracket was wide (the failing pass more than 1.25 times the met one), up to two "
+             "passes at the geometric mean of its ends narrowed it." if res.get("capacity_narrowing") else ""), "",
           "| target | measured | |", "|---|---|---|"]
     for name, fig, verdict in report_issue25.targets(res):
         L.append(f"| {name} | {fig} | **{verdict}** |")

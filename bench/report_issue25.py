@@ -11,7 +11,9 @@ row is new). The passes are
 those of one run, so the capacity is bracketed: the highest pass that met
 the bounds, and the lowest above it that did not. Where the search's passes
 left the target undecided, `bench/run` added one pass at the target's rate
-(bench/capacity_check.py), which counts like the others.
+(bench/capacity_check.py), which counts like the others, and where the
+bracket was wide, up to two passes between its ends narrowed it (the same
+script's `narrow`).
 """
 
 from report_targets import bare_rate, f0, pct, pg_rate
@@ -58,6 +60,7 @@ def passes(res, name):
     check = res.get("capacity_checks", {}).get(name)
     if check:
         out.append(check)
+    out += res.get("capacity_narrowing", {}).get(name, [])
     return out
 
 
@@ -72,7 +75,10 @@ def sustained_pass(res, name):
 def rate_label(p, res, name):
     """A pass's offered rate, naming the pass at the target's rate."""
     check = res.get("capacity_checks", {}).get(name)
-    return f"{f0(p['requests_per_s'])}/s" + (" (the pass at the target's rate)" if p is check else "")
+    narrowing = res.get("capacity_narrowing", {}).get(name, [])
+    what = (" (the pass at the target's rate)" if p is check
+            else " (a pass that narrowed the bracket)" if any(p is n for n in narrowing) else "")
+    return f"{f0(p['requests_per_s'])}/s" + what
 
 
 def capacity(res, name):

@@ -92,18 +92,31 @@ open_pass() { # scenario label rate out-file
 
 # Issue 25's capacity target of a scenario, decided: when the passes so far
 # (its maximum and its search) leave it open, one more pass at the target's
-# rate (bench/capacity_check.py says which, or that none is needed).
+# rate (bench/capacity_check.py says which, or that none is needed). Then up
+# to CAPACITY_NARROW passes between the highest pass that met the bounds and
+# the lowest that failed above it, while they lie far apart, so that a
+# missed target's measured limit is a bracket worth reading.
 run_capacity_check() { # scenario
-  local s=$1 rate
+  local s=$1 rate i
   rate=$(python3 bench/capacity_check.py "$PARTS" "$s" "$BODY_BYTES" "$DUP_SHARE" 2>"$PARTS/$s.target.why") \
     || { cat "$PARTS/$s.target.why" >&2; die "capacity check of $s failed"; }
+  scenario_shape "$s"
   if [ -z "$rate" ]; then
     log "scenario $s: capacity target $(cat "$PARTS/$s.target.why")"
-    return 0
+  else
+    log "scenario $s: one pass at the capacity target's rate, $rate/s"
+    open_pass "$s" "target-$rate" "$rate" "$PARTS/$s.target.json"
   fi
-  scenario_shape "$s"
-  log "scenario $s: one pass at the capacity target's rate, $rate/s"
-  open_pass "$s" "target-$rate" "$rate" "$PARTS/$s.target.json"
+  for i in $(seq "$CAPACITY_NARROW"); do
+    rate=$(python3 bench/capacity_check.py "$PARTS" "$s" "$BODY_BYTES" "$DUP_SHARE" narrow 2>"$PARTS/$s.narrow.why") \
+      || { cat "$PARTS/$s.narrow.why" >&2; die "narrowing the capacity of $s failed"; }
+    if [ -z "$rate" ]; then
+      log "scenario $s: capacity $(cat "$PARTS/$s.narrow.why")"
+      break
+    fi
+    log "scenario $s: a pass that narrows the capacity's bracket, $rate/s"
+    open_pass "$s" "narrow-$rate" "$rate" "$PARTS/$s.narrow$i.json"
+  done
 }
 
 # Issue 12, "what must work" 3: a healthy handler's deliveries alone, then

@@ -80,6 +80,25 @@ fn dedup(prefix: &str) -> RedisDedup {
     .unwrap()
 }
 
+/// Two lanes of one receiver, `billing` and `ledger`, under a prefix of
+/// the test's own, with the Redis half and a connection to look with.
+struct TwoLanes {
+    redis: RedisDedup,
+    conn: redis::aio::MultiplexedConnection,
+    billing: [Vec<u8>; 2],
+    ledger: [Vec<u8>; 2],
+}
+
+async fn two_lanes(test: &str) -> TwoLanes {
+    let prefix = format!("hl-finish-{test}-{}", std::process::id());
+    TwoLanes {
+        redis: dedup(&prefix),
+        conn: connect().await,
+        billing: keys::lane_keys(&prefix, "stripe", "acme", "billing"),
+        ledger: keys::lane_keys(&prefix, "stripe", "acme", "ledger"),
+    }
+}
+
 /// Delete the streams and retry sets of `lanes`.
 async fn delete(conn: &mut redis::aio::MultiplexedConnection, lanes: &[&[Vec<u8>; 2]]) {
     let mut del = redis::cmd("DEL");
@@ -101,11 +120,12 @@ fn retry(keys: &[Vec<u8>; 2], owner: &str, entry: &str, line: &str) -> Finish {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_batch_ends_each_entry_only_for_the_worker_that_holds_it() {
-    let prefix = format!("hl-finish-test-{}", std::process::id());
-    let redis = dedup(&prefix);
-    let mut conn = connect().await;
-    let billing = keys::lane_keys(&prefix, "stripe", "acme", "billing");
-    let ledger = keys::lane_keys(&prefix, "stripe", "acme", "ledger");
+    let TwoLanes {
+        redis,
+        mut conn,
+        billing,
+        ledger,
+    } = two_lanes("test").await;
     let one = held(&mut conn, &billing, 3).await;
     let two = held(&mut conn, &ledger, 2).await;
 
@@ -176,11 +196,12 @@ async fn a_batch_ends_each_entry_only_for_the_worker_that_holds_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stream_whose_call_fails_fails_only_its_own_entries() {
-    let prefix = format!("hl-finish-fail-{}", std::process::id());
-    let redis = dedup(&prefix);
-    let mut conn = connect().await;
-    let billing = keys::lane_keys(&prefix, "stripe", "acme", "billing");
-    let broken = keys::lane_keys(&prefix, "stripe", "acme", "ledger");
+    let TwoLanes {
+        redis,
+        mut conn,
+        billing,
+        ledger: broken,
+    } = two_lanes("fail").await;
     let ids = held(&mut conn, &billing, 2).await;
     // Not a stream: XPENDING fails on it with WRONGTYPE.
     let _: () = redis::cmd("SET")

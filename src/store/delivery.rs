@@ -9,6 +9,12 @@ use super::stream_entry::{KeptAttempt, StreamEntry};
 use super::StoreError;
 use crate::ids::{EventId, EventType, HandlerName, ProviderName, TenantName};
 
+/// A waiting batch of delivery outcomes (PostgreSQL's statement, the
+/// streams' finish call) goes out once it holds this many, whatever is left
+/// of its wait for company. The workers keep room for at least two such
+/// batches, so one fills while the other is written.
+pub const OUTCOME_BATCH_ROWS: usize = 32;
+
 /// Where a delivery is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

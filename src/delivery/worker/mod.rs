@@ -24,7 +24,7 @@ use super::policy::Verdict;
 use crate::config::{DeliverySettings, Handler, TlsSettings};
 use crate::ids::HandlerName;
 use crate::metrics::Metrics;
-use crate::store::delivery::{AttemptRecord, Leased, Next};
+use crate::store::delivery::{AttemptRecord, Leased, Next, OUTCOME_BATCH_ROWS};
 use crate::store::handoff::{Handed, Ticket};
 use crate::store::retry::{with_retries, OUTCOME_SCHEDULE};
 use crate::store::{now_ms, Store};
@@ -34,13 +34,24 @@ use crate::store::{now_ms, Store};
 /// attempt's outcome has a place here, so the statement's latency under
 /// load does not hold the next call back. Beyond this many, a finished
 /// attempt keeps its slot until an outcome is written (back-pressure).
-/// PostgreSQL's outcome batches wait for company only until they hold half
-/// the default's places (`OutcomeBatch::LINGER_ROWS`), so the wait does
-/// not cap deliveries at the places per wait.
 /// Every store group-commits outcomes; before the embedded store's write
 /// lane it wrote each in a transaction of its own, and queued outcomes took
 /// its answer's p99 at 600/s from 5-8 ms to 60-130 ms.
-const OUTCOMES_PER_SLOT: usize = 4;
+const OUTCOMES_PER_SLOT: usize = 16;
+
+/// Places for outcomes waiting to be written, for `concurrency` slots.
+/// A place is held until its outcome's statement commits, and a waiting
+/// batch goes out once it holds `OUTCOME_BATCH_ROWS`: with P places,
+/// deliveries keep up to (P - OUTCOME_BATCH_ROWS) per statement's latency.
+/// With four per slot, below 8 slots a batch never filled and each waited
+/// its whole linger (`concurrency = 4`: 653-659 of 1,082 new events/s
+/// delivered, bench/NOTES.md, "Room for two outcome batches"); at the
+/// default (64 places) 32 per statement's latency, which a statement of
+/// 6 ms would put near the 5,000/s that both PostgreSQL paths delivered
+/// at most in run 40. So at least two batches' worth, and sixteen per slot.
+fn outcome_places(concurrency: u32) -> usize {
+    (concurrency as usize * OUTCOMES_PER_SLOT).max(2 * OUTCOME_BATCH_ROWS)
+}
 
 /// A pool of delivery workers in this process.
 #[derive(Clone)]
@@ -62,7 +73,7 @@ pub struct Workers {
     backlog: Arc<AtomicBool>,
     /// Each handler's in-flight limit and circuit breaker.
     gates: Gates,
-    /// Places for outcomes waiting to be written (`OUTCOMES_PER_SLOT`).
+    /// Places for outcomes waiting to be written (`outcome_places`).
     outcomes: Arc<Semaphore>,
     /// Woken when deliveries were appended to Redis Streams (by this
     /// process's receivers).
@@ -89,9 +100,7 @@ impl Workers {
         let gates = Gates::new(&handlers, &settings);
         Ok(Workers {
             gates,
-            outcomes: Arc::new(Semaphore::new(
-                settings.concurrency as usize * OUTCOMES_PER_SLOT,
-            )),
+            outcomes: Arc::new(Semaphore::new(outcome_places(settings.concurrency))),
             handlers: Arc::new(handlers),
             settings,
             destinations: Arc::new(destinations),
@@ -147,7 +156,7 @@ impl Workers {
         // Let attempts in flight record their outcome (handed-off ones too:
         // they hold slots), the deliveries given back be back, and the
         // outcomes already waiting be written.
-        let outcomes = self.settings.concurrency * OUTCOMES_PER_SLOT as u32;
+        let outcomes = outcome_places(self.settings.concurrency) as u32;
         let _ = tokio::time::timeout(self.settings.lease, async {
             slots.all_free().await;
             drop(self.outcomes.acquire_many(outcomes).await);
@@ -361,5 +370,20 @@ async fn warn_unread(store: Store) {
             }
         }
         Err(e) => tracing::warn!(error = %e, "could not look for Redis streams no handler reads"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_have_room_for_two_full_batches_at_any_concurrency() {
+        for concurrency in [1, 2, 3, 4, 7, 8, 16, 64] {
+            let places = outcome_places(concurrency);
+            assert!(places >= 2 * OUTCOME_BATCH_ROWS, "{concurrency}: {places}");
+            assert!(places >= concurrency as usize * OUTCOMES_PER_SLOT);
+        }
+        assert_eq!(outcome_places(16), 256);
     }
 }

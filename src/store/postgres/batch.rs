@@ -334,12 +334,12 @@ impl Batch for OutcomeBatch {
     /// PostgreSQL's execution time per event fell from 0.30 to 0.17 ms
     /// (bench/NOTES.md, "Outcomes that wait for company").
     const LINGER: std::time::Duration = std::time::Duration::from_millis(20);
-    /// A worker keeps a place until its outcome is written, and has few
-    /// (`OUTCOMES_PER_SLOT` per slot, 64 by default): a batch waiting its
-    /// whole 20 ms for company capped deliveries near 64 per 20 ms,
-    /// whatever the rate. Full enough, it goes out at once
+    /// A worker keeps a place until its outcome is written, and has a
+    /// bounded number (`worker::outcome_places`): a batch waiting its
+    /// whole 20 ms for company capped deliveries near the places per
+    /// 20 ms, whatever the rate. Full enough, it goes out at once
     /// (bench/NOTES.md, "Outcomes that go out once full enough").
-    const LINGER_ROWS: usize = 32;
+    const LINGER_ROWS: usize = crate::store::delivery::OUTCOME_BATCH_ROWS;
 
     async fn run(pool: &PgPool, items: &[Outcome]) -> Result<Vec<bool>, sqlx::Error> {
         let (states, delays): (Vec<&str>, Vec<i64>) = items

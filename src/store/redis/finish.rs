@@ -122,7 +122,7 @@ impl Batch for FinishBatch {
     /// worker's slot is free), so it waits a moment for others to share
     /// its call; full enough, it goes at once.
     const LINGER: Duration = Duration::from_millis(2);
-    const LINGER_ROWS: usize = 32;
+    const LINGER_ROWS: usize = crate::store::delivery::OUTCOME_BATCH_ROWS;
 
     async fn run(redis: &RedisDedup, items: &[Finish]) -> Result<Vec<Self::Out>, StoreError> {
         // The entries of each stream, in the order they came.

@@ -31,6 +31,8 @@ pub struct Metrics {
     pub dedup: IntCounterVec,
     /// Delivery attempts: handler, outcome (delivered, retry, dead).
     pub deliveries: IntCounterVec,
+    /// Leased deliveries handed back to their queue unattempted, by handler.
+    pub handed_back: IntCounterVec,
     /// Delivery attempt latency: handler.
     pub attempt_seconds: HistogramVec,
     /// Events a handler subscribes to that its filter refused: handler.
@@ -117,6 +119,11 @@ impl Metrics {
             "delivery_attempts_total",
             "Delivery attempts by handler and outcome",
             &["handler", "outcome"],
+        );
+        let handed_back = counter(
+            "deliveries_handed_back_total",
+            "Leased deliveries handed back to their queue unattempted (their handler full with as many waiting, its circuit open, a wait that would outlast the lease, or the workers stopping), by handler",
+            &["handler"],
         );
         let filtered = counter(
             "filtered_total",
@@ -210,6 +217,7 @@ impl Metrics {
             verification_failures,
             dedup,
             deliveries,
+            handed_back,
             attempt_seconds,
             filtered,
             requests_refused,

@@ -118,7 +118,54 @@ async fn concurrency_caps_a_handlers_calls_in_flight(backend: Backend) {
     );
 }
 
+/// A handler at its limit (`concurrency = 1`) gets its deliveries one
+/// after another, each taking the place the last one freed, while the
+/// workers' other slots stay free: the deliveries leased for it wait for
+/// its place rather than going back to the queue for the next lease, a
+/// store round trip each (before, a lease for eight free slots handed
+/// back seven of its deliveries every time the handler's place freed).
+async fn a_full_handlers_deliveries_wait_for_its_place(backend: Backend) {
+    let one = Sink::start(vec![]);
+    one.always(Reply::Slow(Duration::from_millis(30), 200));
+    let app = app(
+        backend,
+        handler("one", &one, "timeout = \"2s\"\nconcurrency = 1"),
+        "concurrency = 8\n",
+    )
+    .await;
+    send(&app, 12).await;
+    let got = one.wait_for(12, Duration::from_secs(15)).await;
+    let mut at: Vec<Instant> = got.iter().map(|r| r.at).collect();
+    at.sort();
+    for pair in at.windows(2) {
+        let gap = pair[1] - pair[0];
+        assert!(
+            gap >= Duration::from_millis(25),
+            "calls overlapped: {gap:?} apart"
+        );
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(one.received().len(), 12, "each event once");
+    let text = app
+        .client
+        .get(format!("{}/metrics", app.address))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let series = r#"hookline_deliveries_handed_back_total{handler="one"}"#;
+    assert!(text.contains(series), "{series} is not served");
+    let back = common::series_value(&text, series);
+    assert!(
+        back < 12.0,
+        "{back} deliveries went back to the queue for 12 delivered"
+    );
+}
+
 backend_tests!(
     a_failing_handler_is_left_alone_and_the_others_keep_pace,
     concurrency_caps_a_handlers_calls_in_flight,
+    a_full_handlers_deliveries_wait_for_its_place,
 );

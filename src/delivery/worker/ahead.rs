@@ -26,6 +26,7 @@ use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use super::Workers;
+use crate::delivery::gate::Parked;
 use crate::store::delivery::{Leased, Place};
 
 /// How long a leased delivery may wait for a slot: what its lease holds
@@ -66,12 +67,6 @@ impl Slots {
     /// Places a lease may fill now.
     pub(super) fn free(&self) -> u32 {
         self.leased.available_permits() as u32
-    }
-
-    /// Places beyond the attempts in flight: what a lease may take more
-    /// than its handlers have room for now.
-    pub(super) fn ahead(&self) -> u32 {
-        self.concurrency
     }
 
     /// Wait until nothing is leased or in flight (bounded by the caller).
@@ -130,6 +125,15 @@ impl AheadPlace {
         }
     }
 
+    /// The place of a slot whose call is not needed now (its handler is
+    /// full): the delivery waits with it.
+    pub(super) fn of_slot(slot: Slot) -> AheadPlace {
+        AheadPlace {
+            leased: slot._leased,
+            since: Instant::now(),
+        }
+    }
+
     /// The delivery recorded with this place, now waiting for a slot.
     pub(super) fn waiting(self, d: Leased) -> Waiting {
         Waiting {
@@ -170,9 +174,28 @@ impl Workers {
                 self.give_back(d, leased);
                 continue;
             }
-            let Some(pass) = self.gates.enter(&d.handler) else {
-                self.give_back(d, leased);
-                continue;
+            let pass = match self.gates.enter(&d.handler) {
+                Some(pass) => pass,
+                None => {
+                    // Its handler is full: wait for its place without the
+                    // slot, or (its circuit open, or enough waiting for it
+                    // already) go back to the queue.
+                    drop(call);
+                    match self.gates.park(&d.handler) {
+                        Some(parked) => {
+                            let w = Waiting { d, leased, since };
+                            let me = self.clone();
+                            tokio::spawn(me.wait_for_place(
+                                w,
+                                parked,
+                                slots.clone(),
+                                shutdown.clone(),
+                            ));
+                        }
+                        None => self.give_back(d, leased),
+                    }
+                    continue;
+                }
             };
             let slot = Slot {
                 _call: call,
@@ -187,6 +210,46 @@ impl Workers {
         }
     }
 
+    /// A leased delivery whose handler is full: attempted once a place
+    /// there is its and then a slot, or handed back if that takes longer
+    /// than its lease leaves ([`longest_wait`]), its circuit opens, or the
+    /// workers stop.
+    pub(super) async fn wait_for_place(
+        self,
+        w: Waiting,
+        parked: Parked,
+        slots: Slots,
+        shutdown: CancellationToken,
+    ) {
+        let timeout = self
+            .handlers
+            .get(w.d.handler.as_str())
+            .map_or(Duration::ZERO, |h| h.timeout);
+        let wait = longest_wait(self.settings.lease, timeout).saturating_sub(w.since.elapsed());
+        let Waiting { d, leased, .. } = w;
+        let pass = tokio::select! {
+            _ = shutdown.cancelled() => None,
+            p = tokio::time::timeout(wait, parked.enter()) => p.ok().flatten(),
+        };
+        let Some(pass) = pass else {
+            self.give_back(d, leased);
+            return;
+        };
+        let call = tokio::select! {
+            _ = shutdown.cancelled() => None,
+            c = slots.calls.clone().acquire_owned() => c.ok(),
+        };
+        let Some(call) = call else {
+            self.give_back(d, leased);
+            return;
+        };
+        let slot = Slot {
+            _call: call,
+            _leased: leased,
+        };
+        self.deliver(d, pass, slot).await;
+    }
+
     /// Queue a handed-off delivery to wait for a slot; if the workers no
     /// longer take any (stopping), it goes back to its queue at once.
     pub(super) fn queue_ahead(&self, ahead: &mpsc::UnboundedSender<Waiting>, w: Waiting) {
@@ -199,6 +262,11 @@ impl Workers {
     /// queue's lease loop: it is due at once. Its place (`leased`) is freed
     /// once it is back, so the workers' shutdown waits for it.
     pub(super) fn give_back(&self, d: Leased, leased: OwnedSemaphorePermit) {
+        // Labels only from configured names.
+        if let Some(h) = self.handlers.get(d.handler.as_str()) {
+            let handed_back = &self.metrics.handed_back;
+            handed_back.with_label_values(&[h.name.as_str()]).inc();
+        }
         let me = self.clone();
         tokio::spawn(async move {
             let _leased = leased;

@@ -68,13 +68,13 @@ impl Workers {
                     continue;
                 }
             }
-            // No more than the handlers have room for, and a slot's worth
-            // ahead: what a lease takes beyond that goes back to the queue,
-            // a round trip each.
+            // No more than the handlers have room for, in flight or
+            // waiting for their places: what a lease takes beyond that goes
+            // back to the queue, a round trip each.
             let mut free = slots.free();
             let room = self.gates.room();
             if let Some(room) = room {
-                free = free.min(room.saturating_add(slots.ahead()));
+                free = free.min(room);
             }
             if room == Some(0) {
                 // Every handler is full or open: wait for an attempt to end

@@ -19,7 +19,7 @@ use self::ahead::{AheadPlace, Slot, Slots, Waiting};
 use self::lease::Queue;
 use super::attempt;
 use super::destination::Destination;
-use super::gate::{Circuit, Gates, Pass};
+use super::gate::{Circuit, Gates, Parked, Pass};
 use super::policy::Verdict;
 use crate::config::{DeliverySettings, Handler, TlsSettings};
 use crate::ids::HandlerName;
@@ -98,6 +98,10 @@ impl Workers {
             })
             .collect::<Result<_, _>>()?;
         let gates = Gates::new(&handlers, &settings);
+        // Shown from the start, so a scrape tells 0 from not running.
+        for name in handlers.keys() {
+            metrics.handed_back.with_label_values(&[name.as_str()]);
+        }
         Ok(Workers {
             gates,
             outcomes: Arc::new(Semaphore::new(outcome_places(settings.concurrency))),
@@ -127,7 +131,8 @@ impl Workers {
         let (ahead, waiting) = mpsc::unbounded_channel();
         let handed = self.attach(&slots, &shutdown).map(|rx| {
             let me = self.clone();
-            tokio::spawn(me.take_handed(rx, ahead.clone()))
+            let (slots, shutdown) = (slots.clone(), shutdown.clone());
+            tokio::spawn(me.take_handed(rx, ahead.clone(), slots, shutdown))
         });
         let starter = {
             let (me, slots, shutdown) = (self.clone(), slots.clone(), shutdown.clone());
@@ -172,8 +177,10 @@ impl Workers {
     /// process records is leased to these workers in its recording
     /// statement when the queue has no backlog and the workers are not
     /// stopping. With a slot and its handler's place free now (taken then),
-    /// it is attempted as soon as it is recorded; with every slot busy but
-    /// a place ahead free ([`AheadPlace`]) and its handler's circuit
+    /// it is attempted as soon as it is recorded; with a slot free but its
+    /// handler full, it waits for the handler's place (`Gates::park`, if
+    /// fewer than the handler's limit wait already); with every slot busy
+    /// but a place ahead free ([`AheadPlace`]) and its handler's circuit
     /// closed, it waits for a slot like a delivery leased ahead.
     fn attach(
         &self,
@@ -188,10 +195,15 @@ impl Workers {
                 return None;
             }
             match AheadPlace::try_take(&slots)?.into_slot(&slots) {
-                Ok(slot) => {
-                    let pass = gates.enter(handler)?;
-                    Some(Box::new((pass, slot)))
-                }
+                Ok(slot) => match gates.enter(handler) {
+                    Some(pass) => Some(Box::new((pass, slot))),
+                    // Full: it waits for its handler's place, if fewer
+                    // than its limit wait already.
+                    None => {
+                        let parked = gates.park(handler)?;
+                        Some(Box::new((AheadPlace::of_slot(slot), parked)))
+                    }
+                },
                 Err(place) if gates.takes_calls(handler) => Some(Box::new(place)),
                 Err(_) => None,
             }
@@ -205,11 +217,22 @@ impl Workers {
         self,
         mut rx: mpsc::UnboundedReceiver<Handed>,
         ahead: mpsc::UnboundedSender<Waiting>,
+        slots: Slots,
+        shutdown: CancellationToken,
     ) {
         while let Some((d, ticket)) = rx.recv().await {
             let ticket = match ticket.downcast::<AheadPlace>() {
                 Ok(place) => {
                     self.queue_ahead(&ahead, place.waiting(d));
+                    continue;
+                }
+                Err(ticket) => ticket,
+            };
+            let ticket = match ticket.downcast::<(AheadPlace, Parked)>() {
+                Ok(waits) => {
+                    let (place, parked) = *waits;
+                    let (me, slots, shutdown) = (self.clone(), slots.clone(), shutdown.clone());
+                    tokio::spawn(me.wait_for_place(place.waiting(d), parked, slots, shutdown));
                     continue;
                 }
                 Err(ticket) => ticket,

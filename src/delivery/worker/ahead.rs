@@ -8,16 +8,21 @@
 //! (`bench/NOTES.md`, "Leasing ahead"). With a lease's worth waiting here,
 //! a slot that comes free takes the next delivery at once.
 //!
+//! One whose handler is full once a slot is free gives the slot up and
+//! waits for the handler's next place instead (`Workers::wait_for_place`,
+//! `Gates::park`), so the other handlers' deliveries go on meanwhile.
+//!
 //! What waits here is leased to this process like a delivery in flight:
 //! if the process dies, its lease ends and any worker takes it again. One
 //! that waited so long that its attempt might outlast its lease, or whose
-//! handler has no room once a slot is free (it filled up, or its circuit
-//! opened), goes back to its queue unattempted, due at once. On shutdown
-//! what waits goes back the same way.
+//! handler cannot take it (its circuit opened, or twice its limit wait for
+//! its places already), goes back to its queue unattempted, due at once.
+//! On shutdown what waits goes back the same way.
 //!
 //! A receiver's hand-off takes such a place too when every slot is busy
-//! ([`AheadPlace`]): the delivery is leased by the statement that records
-//! it, as a hand-off to a free slot is, and waits here.
+//! ([`AheadPlace`]), or when a slot is free but its handler is full: the
+//! delivery is leased by the statement that records it, as a hand-off to
+//! a free slot is, and waits here.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

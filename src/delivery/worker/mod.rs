@@ -179,7 +179,7 @@ impl Workers {
     /// stopping. With a slot and its handler's place free now (taken then),
     /// it is attempted as soon as it is recorded; with a slot free but its
     /// handler full, it waits for the handler's place (`Gates::park`, if
-    /// fewer than the handler's limit wait already); with every slot busy
+    /// fewer than twice the handler's limit wait already); with every slot busy
     /// but a place ahead free ([`AheadPlace`]) and its handler's circuit
     /// closed, it waits for a slot like a delivery leased ahead.
     fn attach(

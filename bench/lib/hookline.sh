@@ -79,6 +79,8 @@ write_config() { # out port store critical "handlers" redis-url dir
         "$redis_url" "$PREFIX" "$DB_URL"
       if [ "$store" = redis-streams ]; then printf 'non_critical_deliveries = "redis"\n'; fi
     fi
+    # Keys a pass adds to [store] (for example write_concurrency).
+    if [ -n "${STORE_EXTRA:-}" ]; then printf '%s\n' "$STORE_EXTRA"; fi
     printf '\n[providers.stripe]\nkind = "stripe"\ncritical = %s\nack = "durable"\n' \
       "$([ "$critical" = yes ] && echo '["*"]' || echo '[]')"
     printf '\n[providers.stripe.tenants.default]\nsecrets = ["%s"]\n' "$SECRET"

@@ -6,8 +6,8 @@
 //! slots go to the other handlers.
 //!
 //! A delivery leased for a full handler waits for its place ([`Parked`]),
-//! up to about the handler's limit of them, without holding a worker slot: a
-//! place that comes free goes to the longest waiting at once. Before, each
+//! up to twice the handler's limit of them, without holding a worker slot:
+//! a place that comes free goes to the longest waiting at once. Before, each
 //! went back to its queue (a statement) and waited for the next lease, and
 //! a handler limited to 4 calls, answering at once, took 759-945
 //! deliveries/s (`bench/NOTES.md`, "Deliveries that wait for their
@@ -180,13 +180,19 @@ impl Gates {
         let Some((name, gate)) = self.gates.get_key_value(handler) else {
             return Some(Pass { gate: None });
         };
+        // Fails while deliveries wait for a place: a freed one is theirs.
+        let place = gate.places.clone().try_acquire_owned().ok()?;
+        self.admit(name, gate, place)
+    }
+
+    /// An attempt through `name`'s gate with `place`, unless its circuit
+    /// does not take calls now (the place is freed again); a half-open
+    /// circuit's attempt is its one probe.
+    fn admit(&self, name: &HandlerName, gate: &Gate, place: OwnedSemaphorePermit) -> Option<Pass> {
         let mut s = gate.lock();
         if !s.takes_calls(Instant::now()) {
             return None;
         }
-        // Fails while deliveries wait for a place: a freed one is theirs.
-        let place = gate.places.clone().try_acquire_owned().ok()?;
-        // Half-open: this attempt is its one probe.
         s.probing |= s.open_until.is_some();
         Some(Pass {
             gate: Some((self.clone(), name.clone(), place)),
@@ -298,15 +304,7 @@ impl Parked {
     pub async fn enter(self) -> Option<Pass> {
         let gate = self.gates.gate(&self.name);
         let place = gate.places.clone().acquire_owned().await.ok()?;
-        let mut s = gate.lock();
-        if !s.takes_calls(Instant::now()) {
-            return None;
-        }
-        s.probing |= s.open_until.is_some();
-        drop(s);
-        Some(Pass {
-            gate: Some((self.gates.clone(), self.name.clone(), place)),
-        })
+        self.gates.admit(&self.name, gate, place)
     }
 }
 

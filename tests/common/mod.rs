@@ -468,16 +468,19 @@ impl TestApp {
     /// The value of one series of `/metrics` (`name{labels}` exactly as
     /// exposed); 0 when absent.
     pub async fn metric(&self, series: &str) -> f64 {
-        let text = self
-            .client
+        series_value(&self.metrics_text().await, series)
+    }
+
+    /// `GET /metrics`, as served.
+    pub async fn metrics_text(&self) -> String {
+        self.client
             .get(format!("{}/metrics", self.address))
             .send()
             .await
             .unwrap()
             .text()
             .await
-            .unwrap();
-        series_value(&text, series)
+            .unwrap()
     }
 
     pub async fn inventory(&self) -> Inventory {

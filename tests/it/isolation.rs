@@ -146,15 +146,7 @@ async fn a_full_handlers_deliveries_wait_for_its_place(backend: Backend) {
     }
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(one.received().len(), 12, "each event once");
-    let text = app
-        .client
-        .get(format!("{}/metrics", app.address))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = app.metrics_text().await;
     let series = r#"hookline_deliveries_handed_back_total{handler="one"}"#;
     assert!(text.contains(series), "{series} is not served");
     let back = common::series_value(&text, series);

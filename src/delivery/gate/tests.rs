@@ -41,13 +41,25 @@ fn the_in_flight_limit_holds_until_a_pass_drops() {
     assert!(g.park("gone").is_none());
 }
 
-#[tokio::test]
-async fn a_freed_place_goes_to_the_delivery_waiting_for_it() {
-    let g = gates(1);
+/// `g`'s one place taken, and a delivery waiting for it (its wait begun,
+/// so it is first in line).
+async fn one_in_flight_one_waiting(
+    g: &Gates,
+) -> (
+    Pass,
+    std::pin::Pin<Box<impl std::future::Future<Output = Option<Pass>>>>,
+) {
     let a = g.enter("h").unwrap();
     let mut waiting = Box::pin(g.park("h").unwrap().enter());
     let pending = tokio::time::timeout(Duration::from_millis(20), &mut waiting).await;
     assert!(pending.is_err(), "entered a full handler");
+    (a, waiting)
+}
+
+#[tokio::test]
+async fn a_freed_place_goes_to_the_delivery_waiting_for_it() {
+    let g = gates(1);
+    let (a, waiting) = one_in_flight_one_waiting(&g).await;
     drop(a);
     assert!(g.enter("h").is_none(), "took the waiting delivery's place");
     let pass = waiting.await.expect("its place");
@@ -59,10 +71,7 @@ async fn a_freed_place_goes_to_the_delivery_waiting_for_it() {
 #[tokio::test]
 async fn a_delivery_waiting_for_a_place_gives_up_when_the_circuit_opens() {
     let g = gates(1);
-    let a = g.enter("h").unwrap();
-    let mut waiting = Box::pin(g.park("h").unwrap().enter());
-    let pending = tokio::time::timeout(Duration::from_millis(20), &mut waiting).await;
-    assert!(pending.is_err());
+    let (a, waiting) = one_in_flight_one_waiting(&g).await;
     assert_eq!(a.record(true), Circuit::Closed);
     assert_eq!(a.record(true), Circuit::Open);
     drop(a);

@@ -57,7 +57,7 @@ pub(super) struct Slots {
 /// One attempt's room: its call and its leased place, freed together.
 pub(super) struct Slot {
     _call: OwnedSemaphorePermit,
-    _leased: OwnedSemaphorePermit,
+    leased: OwnedSemaphorePermit,
 }
 
 impl Slots {
@@ -124,7 +124,7 @@ impl AheadPlace {
         match slots.calls.clone().try_acquire_owned() {
             Ok(call) => Ok(Slot {
                 _call: call,
-                _leased: self.leased,
+                leased: self.leased,
             }),
             Err(_) => Err(self),
         }
@@ -134,7 +134,7 @@ impl AheadPlace {
     /// full): the delivery waits with it.
     pub(super) fn of_slot(slot: Slot) -> AheadPlace {
         AheadPlace {
-            leased: slot._leased,
+            leased: slot.leased,
             since: Instant::now(),
         }
     }
@@ -171,11 +171,7 @@ impl Workers {
                 p = slots.calls.clone().acquire_owned() => p.expect("never closed"),
             };
             let Waiting { d, leased, since } = w;
-            let timeout = self
-                .handlers
-                .get(d.handler.as_str())
-                .map_or(Duration::ZERO, |h| h.timeout);
-            if since.elapsed() > longest_wait(self.settings.lease, timeout) {
+            if self.wait_left(&d, since).is_zero() {
                 self.give_back(d, leased);
                 continue;
             }
@@ -204,7 +200,7 @@ impl Workers {
             };
             let slot = Slot {
                 _call: call,
-                _leased: leased,
+                leased,
             };
             let me = self.clone();
             tokio::spawn(async move { me.deliver(d, pass, slot).await });
@@ -213,6 +209,17 @@ impl Workers {
         while let Ok(w) = rx.try_recv() {
             self.give_back(w.d, w.leased);
         }
+    }
+
+    /// How much longer `d`, waiting since `since`, may wait before its
+    /// attempt: [`longest_wait`] for its handler's timeout, less the wait
+    /// so far (zero: it goes back).
+    fn wait_left(&self, d: &Leased, since: Instant) -> Duration {
+        let timeout = self
+            .handlers
+            .get(d.handler.as_str())
+            .map_or(Duration::ZERO, |h| h.timeout);
+        longest_wait(self.settings.lease, timeout).saturating_sub(since.elapsed())
     }
 
     /// A leased delivery whose handler is full: attempted once a place
@@ -226,12 +233,8 @@ impl Workers {
         slots: Slots,
         shutdown: CancellationToken,
     ) {
-        let timeout = self
-            .handlers
-            .get(w.d.handler.as_str())
-            .map_or(Duration::ZERO, |h| h.timeout);
-        let wait = longest_wait(self.settings.lease, timeout).saturating_sub(w.since.elapsed());
-        let Waiting { d, leased, .. } = w;
+        let Waiting { d, leased, since } = w;
+        let wait = self.wait_left(&d, since);
         let pass = tokio::select! {
             _ = shutdown.cancelled() => None,
             p = tokio::time::timeout(wait, parked.enter()) => p.ok().flatten(),
@@ -250,7 +253,7 @@ impl Workers {
         };
         let slot = Slot {
             _call: call,
-            _leased: leased,
+            leased,
         };
         self.deliver(d, pass, slot).await;
     }

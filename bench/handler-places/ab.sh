@@ -11,22 +11,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${1:?rounds}; out=${2:?out}; mkdir -p "$out"
-WARMUP=1
-DUP_SHARE=0.1
-LOG_FILTER=info
-REDIS_URL=${BENCH_REDIS_URL:-redis://127.0.0.1:6379/0}
-REDIS_HOST=127.0.0.1; REDIS_PORT=6379; REDIS_DB=0
-PG_ADMIN_URL=${BENCH_PG_URL:-postgres://postgres@127.0.0.1:5432/postgres}
-DB_NAME=hookline_ab; PREFIX=hlab
-DB_URL="${PG_ADMIN_URL%/*}/$DB_NAME"
-WORK=$(mktemp -d /tmp/hookline-places-ab.XXXXXX)
 SLOW_TIMEOUT=2s
 SLOW_HOLD=30s
 HANDLER_CONCURRENCY=4
-. bench/lib/common.sh
-. bench/lib/hookline.sh
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. bench/lib/ab.sh
 rate=${RATE:?RATE}
 for r in $(seq "$rounds"); do
   for pass in alone with_slow; do

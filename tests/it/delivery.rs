@@ -376,15 +376,7 @@ async fn operators_see_and_redrive_through_admin_api_and_metrics(backend: Backen
     );
 
     // /metrics counts what happened.
-    let metrics = app
-        .client
-        .get(format!("{}/metrics", app.address))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let metrics = app.metrics_text().await;
     for line in [
         "hookline_requests_total{outcome=\"accepted\",provider=\"stripe\",tenant=\"acme\"} 1",
         "hookline_dedup_total{outcome=\"claimed\",provider=\"stripe\"} 1",

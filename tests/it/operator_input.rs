@@ -111,15 +111,7 @@ async fn every_admin_route_refuses_control_characters_as_input(backend: Backend)
     );
     assert!(!log.contains("store failure"), "{log}");
     assert_eq!(app.metric("hookline_store_errors_total").await, 0.0);
-    let metrics = app
-        .client
-        .get(format!("{}/metrics", app.address))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let metrics = app.metrics_text().await;
     assert!(!metrics.contains("store_errors_total{"), "{metrics}");
     assert!(!metrics.contains("store_unavailable"), "{metrics}");
 }

@@ -3,7 +3,8 @@
 # shared Redis and PostgreSQL (BENCH_REDIS_URL, BENCH_PG_URL), in a
 # database and key prefix of their own, one warm-up second, a tenth of the
 # requests retries. Sourced from the repository's root, after `set -euo
-# pipefail`; WORK is a fresh directory under /tmp, removed on exit.
+# pipefail`; WORK is a fresh directory under /tmp, removed on a clean exit
+# (kept, with hookline's logs, when the script fails).
 WARMUP=1
 DUP_SHARE=0.1
 LOG_FILTER=info

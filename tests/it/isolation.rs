@@ -28,6 +28,18 @@ async fn app(backend: Backend, handlers: String, delivery: &str) -> TestApp {
     spawn_app_with(opts).await
 }
 
+/// When each call in `got` arrived, in order, after checking that each
+/// came at least `gap` after the one before: the calls never overlapped.
+fn one_at_a_time(got: &[common::sink::Received], gap: Duration) -> Vec<Instant> {
+    let mut at: Vec<Instant> = got.iter().map(|r| r.at).collect();
+    at.sort();
+    for pair in at.windows(2) {
+        let apart = pair[1] - pair[0];
+        assert!(apart >= gap, "calls overlapped: {apart:?} apart");
+    }
+    at
+}
+
 async fn send(app: &TestApp, n: usize) {
     for i in 0..n {
         let w = Webhook::new(
@@ -97,15 +109,7 @@ async fn concurrency_caps_a_handlers_calls_in_flight(backend: Backend) {
     send(&app, 4).await;
     let fast_got = fast.wait_for(4, Duration::from_secs(5)).await;
     let got = slow.wait_for(4, Duration::from_secs(10)).await;
-    let mut at: Vec<Instant> = got.iter().map(|r| r.at).collect();
-    at.sort();
-    for pair in at.windows(2) {
-        let gap = pair[1] - pair[0];
-        assert!(
-            gap >= Duration::from_millis(350),
-            "calls overlapped: {gap:?} apart"
-        );
-    }
+    let at = one_at_a_time(&got, Duration::from_millis(350));
     // Judged by order, not by a wall-clock bound (a loaded machine
     // stretches both): waiting behind the slow handler's queue would put
     // the fast handler's last call after the slow one's third, which
@@ -135,15 +139,7 @@ async fn a_full_handlers_deliveries_wait_for_its_place(backend: Backend) {
     .await;
     send(&app, 12).await;
     let got = one.wait_for(12, Duration::from_secs(15)).await;
-    let mut at: Vec<Instant> = got.iter().map(|r| r.at).collect();
-    at.sort();
-    for pair in at.windows(2) {
-        let gap = pair[1] - pair[0];
-        assert!(
-            gap >= Duration::from_millis(25),
-            "calls overlapped: {gap:?} apart"
-        );
-    }
+    one_at_a_time(&got, Duration::from_millis(25));
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(one.received().len(), 12, "each event once");
     let text = app.metrics_text().await;

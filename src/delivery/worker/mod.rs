@@ -198,7 +198,7 @@ impl Workers {
                 Ok(slot) => match gates.enter(handler) {
                     Some(pass) => Some(Box::new((pass, slot))),
                     // Full: it waits for its handler's place, if fewer
-                    // than its limit wait already.
+                    // than twice its limit wait already.
                     None => {
                         let parked = gates.park(handler)?;
                         Some(Box::new((AheadPlace::of_slot(slot), parked)))

@@ -12,28 +12,19 @@
 //! (`verify_signature`), once `verify_request` has refused it 405. Directories holding only a
 //! NOTES.md whose first line starts `status: excluded` are skipped.
 
-use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
-use base64::Engine as _;
-use bytes::Bytes;
 use hookline::config::Settings;
-use hookline::http::content_encoding;
-use hookline::provider::{
-    certificate_to_fetch, verify_request, verify_signature, Definitions, Key, Rejection,
-    TenantState, UntrustedRequest, Verdict, VerifiedWebhook, VerifyError,
-};
-use secrecy::SecretString;
+use hookline::provider::{Definitions, Rejection, Verdict, VerifiedWebhook, VerifyError};
 use serde::Deserialize;
+
+use crate::vectors_handshakes::{run_handshake, HandshakeCase};
+use crate::vectors_verify::{describe, settings, verify, verify_as, Certs, Request};
 
 /// How far a valid case is moved in time to learn whether its provider
 /// checks a signed timestamp: ten years, past any tolerance.
 const TEN_YEARS: i64 = 10 * 365 * 24 * 3600;
-
-/// The cap on a decoded gzip body here: the default `server.max_body_bytes`.
-const MAX_DECODED: usize = 1024 * 1024;
 
 #[derive(Deserialize)]
 struct VectorFile {
@@ -81,44 +72,6 @@ struct Item {
 /// A field that may be `null`: `Some(None)` when it is, `None` when absent.
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
     Option::<String>::deserialize(d).map(Some)
-}
-
-#[derive(Deserialize)]
-struct Request {
-    method: String,
-    url: String,
-    headers: Vec<(String, String)>,
-    body: Option<String>,
-    body_base64: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct HandshakeCase {
-    name: String,
-    secrets: Vec<String>,
-    verify_token: Option<String>,
-    request: Request,
-    now: i64,
-    tolerance: Option<u64>,
-    /// `status`; and, each checked only when present and not `null`:
-    /// `content_type`, `body` (compared as JSON values when the answer is
-    /// `application/json`), `headers` (each must be in the answer), `code`
-    /// (the problem code of a rejection). `subscribe_url`, when present,
-    /// is checked even when `null`: the URL fetched before answering, or
-    /// `null` for none.
-    expect: serde_json::Map<String, serde_json::Value>,
-}
-
-/// The answer a handshake case gets, comparable with its `expect`.
-struct Answer {
-    status: u16,
-    content_type: Option<String>,
-    /// `None` for a rejection, whose problem document is the HTTP layer's.
-    body: Option<Vec<u8>>,
-    headers: Vec<(String, String)>,
-    code: Option<&'static str>,
-    /// The URL the answer has fetched first (SNS's `SubscribeURL`).
-    confirm: Option<String>,
 }
 
 #[test]
@@ -357,221 +310,6 @@ fn checks_a_timestamp(kind: &str, file: &VectorFile) -> Result<bool, String> {
         later,
         Err(Rejection::Verify(VerifyError::TimestampOutOfTolerance))
     ))
-}
-
-/// One handshake case: status, and content type, body, headers and problem
-/// code where the case gives them.
-fn run_handshake(kind: &str, case: &HandshakeCase, certs: &Certs) -> Result<(), String> {
-    let settings = settings(kind, &case.secrets, case.tolerance)?;
-    let token = case.verify_token.clone().map(SecretString::from);
-    let answer = match verify(&settings, &case.request, case.now, token.as_ref(), certs)? {
-        Ok(Verdict::Handshake(a)) => Answer {
-            status: a.status,
-            content_type: a.content_type.map(str::to_owned),
-            body: Some(a.body.to_vec()),
-            headers: a.headers,
-            code: None,
-            confirm: a.confirm.map(|u| u.to_string()),
-        },
-        Err(r) => Answer {
-            status: r.status(),
-            content_type: Some("application/problem+json".into()),
-            body: None,
-            headers: Vec::new(),
-            code: Some(r.code()),
-            confirm: None,
-        },
-        Ok(v @ (Verdict::Event(_) | Verdict::Batch(_))) => {
-            return Err(format!("{}, not a handshake", describe(&Ok(v))))
-        }
-    };
-    let expect = &case.expect;
-    let status = expect.get("status").and_then(|s| s.as_u64());
-    if status != Some(u64::from(answer.status)) {
-        return Err(format!("status {}, expected {status:?}", answer.status));
-    }
-    if let Some(ct) = expect.get("content_type").filter(|v| !v.is_null()) {
-        if ct.as_str() != answer.content_type.as_deref() {
-            return Err(format!(
-                "content type {:?}, expected {ct}",
-                answer.content_type
-            ));
-        }
-    }
-    if let Some(body) = expect.get("body").filter(|v| !v.is_null()) {
-        let want = body.as_str().ok_or("expect.body must be a string")?;
-        let json = answer.content_type.as_deref() == Some("application/json");
-        let same = match (json, answer.body.as_deref()) {
-            (true, Some(got)) => {
-                serde_json::from_slice::<serde_json::Value>(got).ok()
-                    == serde_json::from_str::<serde_json::Value>(want).ok()
-            }
-            (_, got) => got == Some(want.as_bytes()),
-        };
-        if !same {
-            return Err(format!(
-                "body {:?}, expected {want:?}",
-                answer.body.as_deref().map(String::from_utf8_lossy)
-            ));
-        }
-    }
-    if let Some(headers) = expect.get("headers") {
-        let want: Vec<(String, String)> =
-            serde_json::from_value(headers.clone()).map_err(|e| format!("expect.headers: {e}"))?;
-        for (name, value) in want {
-            let found = answer
-                .headers
-                .iter()
-                .any(|(n, v)| n.eq_ignore_ascii_case(&name) && *v == value);
-            if !found {
-                return Err(format!("no header {name}: {value} in {:?}", answer.headers));
-            }
-        }
-    }
-    if let Some(code) = expect.get("code") {
-        if code.as_str() != answer.code {
-            return Err(format!("code {:?}, expected {code}", answer.code));
-        }
-    }
-    if let Some(url) = expect.get("subscribe_url") {
-        if url.as_str() != answer.confirm.as_deref() {
-            return Err(format!(
-                "fetches {:?} before answering, expected {url}",
-                answer.confirm
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// A configuration with one provider of `kind` and one tenant holding
-/// `secrets`, read the way `hookline serve` reads its file; without a
-/// `tolerance`, the definition's (or hookline's default) is in force. Each
-/// distinct one is read once: reading a config loads every built-in
-/// definition, and the cases of a kind share a few.
-fn settings(
-    kind: &str,
-    secrets: &[String],
-    tolerance: Option<u64>,
-) -> Result<Rc<Settings>, String> {
-    thread_local! {
-        static READ: RefCell<HashMap<String, Rc<Settings>>> = RefCell::new(HashMap::new());
-    }
-    let secrets: Vec<String> = secrets
-        .iter()
-        .map(|s| toml::Value::String(s.clone()).to_string())
-        .collect();
-    let tolerance = tolerance.map_or(String::new(), |t| format!("tolerance = \"{t}s\"\n"));
-    let text = format!(
-        "[store]\nkind = \"embedded\"\n[providers.p]\nkind = {kind:?}\n{tolerance}[providers.p.tenants.t]\nsecrets = [{}]\n",
-        secrets.join(", ")
-    );
-    if let Some(read) = READ.with(|r| r.borrow().get(&text).cloned()) {
-        return Ok(read);
-    }
-    let read = Rc::new(
-        hookline::config::from_toml_str("vectors.toml", &text)
-            .map_err(|e| format!("config: {e}"))?,
-    );
-    READ.with(|r| r.borrow_mut().insert(text, read.clone()));
-    Ok(read)
-}
-
-/// The case's request, received at `now`, as the HTTP layer verifies it:
-/// `certificate_to_fetch` (whose refusal is the verdict), `verify_request`.
-fn verify(
-    settings: &Settings,
-    req: &Request,
-    now: i64,
-    verify_token: Option<&SecretString>,
-    certs: &Certs,
-) -> Result<Result<Verdict, Rejection>, String> {
-    verify_as(settings, req, now, verify_token, certs, false)
-}
-
-/// [`verify`], or with `signature_only` only the signature and its signed
-/// time (`verify_signature`, for a method hookline takes no event from),
-/// a pass then standing as an empty batch.
-fn verify_as(
-    settings: &Settings,
-    req: &Request,
-    now: i64,
-    verify_token: Option<&SecretString>,
-    certs: &Certs,
-    signature_only: bool,
-) -> Result<Result<Verdict, Rejection>, String> {
-    let provider = &settings.providers["p"];
-    let tenant = &provider.tenants["t"];
-    let body = match (&req.body, &req.body_base64) {
-        (Some(text), None) => text.clone().into_bytes(),
-        (None, Some(b64)) => base64::engine::general_purpose::STANDARD
-            .decode(b64)
-            .map_err(|e| format!("body_base64: {e}"))?,
-        _ => return Err("give exactly one of body, body_base64".into()),
-    };
-    // As the HTTP edge does: a gzip body is verified decoded, under a cap.
-    let encodings = (req.headers.iter())
-        .filter(|(k, _)| k.eq_ignore_ascii_case("content-encoding"))
-        .map(|(_, v)| v.as_str());
-    let body = if content_encoding::is_gzip(encodings, &body) {
-        content_encoding::gunzip(&body, MAX_DECODED, |_| true)
-            .map_err(|e| format!("gzip body: {e}"))?
-    } else {
-        body
-    };
-    let query = req.url.split_once('?').map_or("", |(_, q)| q);
-    let untrusted = UntrustedRequest {
-        method: &req.method,
-        url: &req.url,
-        query,
-        headers: &req.headers,
-        body: Bytes::from(body),
-        received_at: now,
-    };
-    if signature_only {
-        let state = TenantState {
-            verify_token,
-            stored_key: None,
-            certificates: &[],
-        };
-        return Ok(verify_signature(provider, tenant, &untrusted, &state)
-            .map(|()| Verdict::Batch(Vec::new()))
-            .map_err(Rejection::Verify));
-    }
-    let certificates = match certificate_to_fetch(provider, tenant, &untrusted) {
-        Err(refused) => return Ok(Err(refused)),
-        Ok(None) => Vec::new(),
-        // Served as the provider's host would serve it; a URL the vectors'
-        // certs do not carry fails the case, and is never fetched.
-        Ok(Some(needed)) => needed
-            .urls
-            .into_iter()
-            .map(|url| {
-                let answer = (certs.get(url.as_str()))
-                    .ok_or_else(|| format!("would fetch {url}, which certs does not carry"))?;
-                Key::certificate(url, answer.as_bytes()).map_err(|e| format!("certs: {e}"))
-            })
-            .collect::<Result<Vec<_>, _>>()?,
-    };
-    let certificates: Vec<&Key> = certificates.iter().collect();
-    let state = TenantState {
-        verify_token,
-        stored_key: None,
-        certificates: &certificates,
-    };
-    Ok(verify_request(provider, tenant, &untrusted, &state))
-}
-
-/// Certificates by URL, as a vector file carries them.
-type Certs = BTreeMap<String, String>;
-
-fn describe(r: &Result<Verdict, Rejection>) -> String {
-    match r {
-        Ok(Verdict::Event(ev)) => format!("an event ({:?})", ev.event_id()),
-        Ok(Verdict::Batch(events)) => format!("a batch of {} events", events.len()),
-        Ok(Verdict::Handshake(a)) => format!("a handshake answer ({})", a.status),
-        Err(e) => e.code().to_owned(),
-    }
 }
 
 fn read_pending(path: &Path) -> BTreeSet<String> {

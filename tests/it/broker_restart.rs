@@ -109,7 +109,15 @@ async fn nats_restarted_loses_nothing_and_deduplicates_a_redelivery(backend: Bac
 /// bound or no exchange exists, the exchange, queue and binding are
 /// declared again (as an operator would, at most every 5 s), and the test
 /// goes on to check that nothing was lost.
-async fn delivered_after_restart(app: &TestApp, rabbit: &mut PrivateRabbit, name: &str, id: &str) {
+///
+/// Answers when, after the restart, the queue and its binding were
+/// declared again.
+async fn delivered_after_restart(
+    app: &TestApp,
+    rabbit: &mut PrivateRabbit,
+    name: &str,
+    id: &str,
+) -> Vec<Duration> {
     let started = std::time::Instant::now();
     let deadline = started + Duration::from_secs(120);
     let mut restarts = Vec::new();
@@ -119,7 +127,7 @@ async fn delivered_after_restart(app: &TestApp, rabbit: &mut PrivateRabbit, name
         if d.as_ref()
             .is_some_and(|d| d.state == DeliveryState::Delivered)
         {
-            return;
+            return rebound;
         }
         if let Some(said) = rabbit.keep_running().await {
             restarts.push(said);
@@ -180,20 +188,31 @@ async fn rabbitmq_restarted_loses_nothing(backend: Backend) {
     wait_attempts(&app, "evt_b", "audit", DeliveryState::Pending, 1).await;
     rabbit.restart().await;
 
+    let mut rebound = Vec::new();
     for id in ["evt_b", "evt_c"] {
         // Slow to boot: allow the attempts made meanwhile. The port answers
         // before the node takes publishes; on a loaded two-core machine
         // (the whole suite running) that took longer than 60 s.
-        delivered_after_restart(&app, &mut rabbit, &name, id).await;
+        rebound.extend(delivered_after_restart(&app, &mut rabbit, &name, id).await);
     }
-    // The queue handle's connection died with the broker: a new one reads.
+    // The queue handle's connection died with the broker: a new one reads,
+    // for up to 30 s (the node may still be recovering). Once this failed
+    // in CI with nothing to tell which message was missing: the failure
+    // says which arrived, and when the queue was declared again.
     let after = RabbitQueue::create(&rabbit.url(), &name, true).await;
-    let got = after.wait_for(3, Duration::from_secs(10)).await;
-    let ids: BTreeSet<_> = got
-        .iter()
-        .map(|m| m.header("hookline-event-id").unwrap())
-        .collect();
-    assert_eq!(ids, ["evt_a", "evt_b", "evt_c"].map(String::from).into());
+    let want: BTreeSet<String> = ["evt_a", "evt_b", "evt_c"].map(String::from).into();
+    let mut ids = BTreeSet::new();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while ids != want && std::time::Instant::now() < deadline {
+        ids.extend((after.take_all().await.iter()).map(|m| m.header("hookline-event-id").unwrap()));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        ids,
+        want,
+        "what the queue held after the restart; declared again at {rebound:?}; the node: {}",
+        rabbit.report()
+    );
     drop(queue);
 }
 

@@ -148,12 +148,14 @@ pub fn nats_header<'a>(m: &'a jetstream::message::StreamMessage, name: &str) -> 
 }
 
 /// A durable topic exchange and a durable queue named `NAME`, bound with
-/// `#` unless `bound` is false; both deleted on drop.
+/// `#` unless `bound` is false; both deleted on drop, unless kept
+/// ([`RabbitQueue::keep`]).
 pub struct RabbitQueue {
     pub url: String,
     pub name: String,
     conn: Connection,
     channel: lapin::Channel,
+    delete_on_drop: bool,
 }
 
 /// One message taken from a queue.
@@ -211,11 +213,23 @@ impl RabbitQueue {
             name: name.to_owned(),
             conn,
             channel,
+            delete_on_drop: true,
         };
         if bound {
-            q.try_bind().await?;
+            if let Err(e) = q.try_bind().await {
+                // What was declared may hold messages of a queue declared
+                // before: a failed bind deletes nothing.
+                q.keep();
+                return Err(e);
+            }
         }
         Ok(q)
+    }
+
+    /// Close this handle and leave the exchange, the queue, its binding
+    /// and its messages on the broker, as an operator's declaration would.
+    pub fn keep(mut self) {
+        self.delete_on_drop = false;
     }
 
     /// Bind the queue to the exchange for every routing key.
@@ -273,6 +287,9 @@ impl RabbitQueue {
 
 impl Drop for RabbitQueue {
     fn drop(&mut self) {
+        if !self.delete_on_drop {
+            return;
+        }
         let (url, name) = (self.url.clone(), self.name.clone());
         let _ = (&self.conn, &self.channel);
         block_on(async move {

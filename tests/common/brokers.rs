@@ -268,20 +268,31 @@ impl RabbitQueue {
 
     /// Take messages until there are at least `n`.
     pub async fn wait_for(&self, n: usize, within: Duration) -> Vec<AmqpMessage> {
-        let taken = Arc::new(tokio::sync::Mutex::new(Vec::new()));
-        eventually(
-            within,
-            &format!("{n} messages in queue {}", self.name),
-            || {
-                let taken = taken.clone();
-                async move {
-                    let mut all = taken.lock().await;
-                    all.extend(self.take_all().await);
-                    (all.len() >= n).then(|| std::mem::take(&mut *all))
-                }
-            },
-        )
-        .await
+        let taken = self.take_until(within, |all| all.len() >= n).await;
+        assert!(
+            taken.len() >= n,
+            "timed out waiting for {n} messages in queue {}",
+            self.name
+        );
+        taken
+    }
+
+    /// Take messages until `done` says what was taken is enough, or
+    /// `within` has passed: what was taken, for the caller to judge.
+    pub async fn take_until(
+        &self,
+        within: Duration,
+        done: impl Fn(&[AmqpMessage]) -> bool,
+    ) -> Vec<AmqpMessage> {
+        let deadline = Instant::now() + within;
+        let mut taken = Vec::new();
+        loop {
+            taken.extend(self.take_all().await);
+            if done(&taken) || Instant::now() >= deadline {
+                return taken;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use crate::common;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use common::brokers::{nats_header, test_name, NatsStream, RabbitQueue};
+use common::brokers::{nats_header, test_name, AmqpMessage, NatsStream, RabbitQueue};
 use common::private_brokers::{PrivateNats, PrivateRabbit};
 use common::{spawn_app_with, AppOptions, Backend, TestApp, Webhook};
 use hookline::store::delivery::DeliveryState;
@@ -201,12 +201,15 @@ async fn rabbitmq_restarted_loses_nothing(backend: Backend) {
     // says which arrived, and when the queue was declared again.
     let after = RabbitQueue::create(&rabbit.url(), &name, true).await;
     let want: BTreeSet<String> = ["evt_a", "evt_b", "evt_c"].map(String::from).into();
-    let mut ids = BTreeSet::new();
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    while ids != want && std::time::Instant::now() < deadline {
-        ids.extend((after.take_all().await.iter()).map(|m| m.header("hookline-event-id").unwrap()));
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let event_ids = |got: &[AmqpMessage]| -> BTreeSet<String> {
+        (got.iter())
+            .map(|m| m.header("hookline-event-id").unwrap())
+            .collect()
+    };
+    let got = after
+        .take_until(Duration::from_secs(30), |got| event_ids(got) == want)
+        .await;
+    let ids = event_ids(&got);
     assert_eq!(
         ids,
         want,

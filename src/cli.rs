@@ -4,6 +4,7 @@
 mod args;
 mod handshake_request;
 mod operate;
+mod started;
 mod transform_preview;
 
 use std::io::{Read, Write};
@@ -14,6 +15,7 @@ use secrecy::{ExposeSecret, SecretString};
 
 use self::args::ConfigArg;
 use self::operate::{DeadLetters, Events, HandshakeCmd};
+use self::started::Started;
 use crate::app::{Application, Role};
 use crate::config;
 use crate::provider::{sender_headers, Definitions};
@@ -344,58 +346,4 @@ fn definitions(dir: Option<PathBuf>) -> anyhow::Result<Definitions> {
                 .join("\n")
         )
     })
-}
-
-/// What the start-up line says about a `serve` process, taken from its
-/// settings before they move into the application.
-struct Started {
-    config: String,
-    store: &'static str,
-    tls: &'static str,
-    traces: bool,
-    alerts: bool,
-}
-
-impl Started {
-    fn of(settings: &crate::config::Settings) -> Started {
-        use crate::config::StoreSettings;
-        Started {
-            config: settings.source.clone(),
-            store: match &settings.store {
-                StoreSettings::Embedded(_) => "embedded",
-                StoreSettings::Redis(r) if !r.redis_cluster.is_empty() => "redis-cluster+postgres",
-                StoreSettings::Redis(_) => "redis+postgres",
-            },
-            tls: if settings.server.tls.is_some() {
-                "https"
-            } else {
-                "http"
-            },
-            traces: settings.telemetry.otlp_endpoint.is_some(),
-            alerts: settings.alerts.is_some(),
-        }
-    }
-
-    /// One line saying what runs, where, from which file: the first thing
-    /// an operator looks for in a log.
-    fn log(&self, app: &Application, role: Role) {
-        tracing::info!(
-            version = env!("CARGO_PKG_VERSION"),
-            config = %self.config,
-            store = self.store,
-            ?role,
-            port = app.port(),
-            ops_port = app.ops_port(),
-            tls = self.tls,
-            traces = self.traces,
-            alerts = self.alerts,
-            "hookline is listening ({})",
-            match (app.port(), app.ops_port()) {
-                (Some(_), Some(_)) => "webhooks on port; /metrics, /admin and /console on ops_port",
-                (Some(_), None) => "webhooks, /metrics, /admin and /console on port",
-                (None, Some(_)) => "delivery workers; /metrics, /admin and /console on ops_port",
-                (None, None) => "delivery workers; no listener",
-            }
-        );
-    }
 }

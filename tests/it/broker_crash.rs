@@ -136,7 +136,7 @@ type Copies = BTreeMap<&'static str, BTreeMap<String, Vec<String>>>;
 
 fn copies(
     nats: &[async_nats::jetstream::message::StreamMessage],
-    rabbit: &[common::brokers::AmqpMessage],
+    rabbit: &[common::brokers::rabbitmq::AmqpMessage],
     mqtt: &[common::brokers::MqttMessage],
     redis: &[common::brokers::StreamEntry],
 ) -> Copies {

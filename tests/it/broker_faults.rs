@@ -11,8 +11,9 @@ use crate::common;
 
 use std::time::Duration;
 
+use common::brokers::rabbitmq::RabbitQueue;
 use common::brokers::{
-    amqp_url, eventually, mqtt_url, nats_url, test_name, MqttSubscriber, NatsStream, RabbitQueue,
+    amqp_url, eventually, mqtt_url, nats_url, test_name, MqttSubscriber, NatsStream,
 };
 use common::procs::free_port;
 use common::{spawn_app_with, AppOptions, Backend, Webhook};

@@ -10,7 +10,8 @@ use crate::common;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use common::brokers::{nats_header, test_name, AmqpMessage, NatsStream, RabbitQueue};
+use common::brokers::rabbitmq::{AmqpMessage, RabbitQueue};
+use common::brokers::{nats_header, test_name, NatsStream};
 use common::private_brokers::{PrivateNats, PrivateRabbit};
 use common::{spawn_app_with, AppOptions, Backend, TestApp, Webhook};
 use hookline::store::delivery::DeliveryState;

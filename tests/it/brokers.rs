@@ -9,9 +9,10 @@ use crate::common;
 
 use std::time::Duration;
 
+use common::brokers::rabbitmq::RabbitQueue;
 use common::brokers::{
     amqp_url, mqtt_url, nats_header, nats_url, stream_entries, test_name, MqttSubscriber,
-    NatsStream, RabbitQueue, RedisPrefix,
+    NatsStream, RedisPrefix,
 };
 use common::{
     handler_signature, redis_url, spawn_app_with, AppOptions, Backend, TestApp, Webhook,

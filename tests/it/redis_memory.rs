@@ -3,7 +3,7 @@
 //! per key, the measure the target names, on a Redis of the test's own.
 
 use crate::common;
-use crate::redis_store::store_on;
+use crate::redis_owners::store_on;
 
 use std::time::Duration;
 

@@ -3,7 +3,9 @@
 //! what the handler receives, the signature covers the transformed body
 //! and the `webhook-id` stays the event's; scripts that throw, loop
 //! forever, allocate without bound or return garbage fail the attempt with
-//! their reason, and hookline keeps delivering to everyone else.
+//! their reason, and hookline keeps delivering to everyone else. The
+//! command line's side (`hookline transform`, `check-config`) is in
+//! `transforms_cli.rs`.
 
 use crate::common;
 
@@ -19,7 +21,7 @@ use common::HANDLER_SECRET;
 
 /// Hookdeck's documented shape: `addHandler("transform", ...)` that edits
 /// and returns the request.
-const RESHAPE: &str = r#"
+pub(crate) const RESHAPE: &str = r#"
 addHandler("transform", (request, context) => {
   console.log("reshaping", context.event_type);
   request.body = {
@@ -217,134 +219,6 @@ async fn a_hostile_script_fails_its_attempt_with_the_reason(backend: Backend) {
     let next = Webhook::new("stripe", "acme", "evt_after", "charge.failed", "y");
     assert_eq!(app.send_json(&next).await.1["status"], "accepted");
     assert_eq!(healthy.wait_for(2, Duration::from_secs(10)).await.len(), 2);
-}
-
-#[test]
-fn the_transform_command_previews_what_a_handler_would_receive() {
-    use base64::Engine as _;
-    let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("reshape.js");
-    std::fs::write(&script, RESHAPE).unwrap();
-    let config = dir.path().join("hookline.toml");
-    std::fs::write(
-        &config,
-        format!(
-            r#"
-[store]
-kind = "embedded"
-path = "{db}"
-[providers.stripe]
-kind = "stripe"
-[providers.stripe.tenants.acme]
-secrets = ["whsec_dGVzdA=="]
-[handlers.reshaped]
-url = "http://127.0.0.1:9/"
-events = ["stripe:*"]
-signing_secret = "{HANDLER_SECRET}"
-filter = '{{"body": {{"type": {{"$startsWith": "charge."}}}}}}'
-transform = "{script}"
-"#,
-            db = dir.path().join("db").display(),
-            script = script.display()
-        ),
-    )
-    .unwrap();
-    let capture = |event_type: &str| {
-        let body = serde_json::json!({"id": "evt_cli", "object": "event", "type": event_type});
-        let path = dir.path().join(format!("{event_type}.json"));
-        let capture = serde_json::json!({
-            "provider": "stripe", "tenant": "acme", "method": "POST",
-            "path": "/webhooks/stripe/acme", "query": "source=cli",
-            "headers": [["Content-Type", "application/json"]],
-            "body_base64": base64::engine::general_purpose::STANDARD.encode(body.to_string()),
-            "received_at": "2026-11-25T12:00:00Z",
-        });
-        std::fs::write(&path, capture.to_string()).unwrap();
-        path
-    };
-    let run = |capture: &std::path::Path| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookline"))
-            .args(["transform", "--config"])
-            .arg(&config)
-            .args(["--handler", "reshaped"])
-            .arg(capture)
-            .env_remove("HOOKLINE_CONFIG")
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-        )
-    };
-    let (code, stdout) = run(&capture("charge.succeeded"));
-    assert_eq!(code, Some(0), "{stdout}");
-    assert!(stdout.starts_with("POST http://127.0.0.1:9/\n"), "{stdout}");
-    assert!(stdout.contains("\nwebhook-signature: v1,"), "{stdout}");
-    assert!(stdout.contains("\nx-reshaped: yes\n"), "{stdout}");
-    let body = stdout.split("\n\n").nth(1).unwrap().trim();
-    assert_eq!(
-        serde_json::from_str::<serde_json::Value>(body).unwrap(),
-        serde_json::json!({
-            "kind": "charge.succeeded", "id": "evt_cli", "handler": "reshaped",
-            "query": {"source": "cli"}
-        })
-    );
-    // check-config names the filter and the script.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookline"))
-        .args(["check-config", "--config"])
-        .arg(&config)
-        .env_remove("HOOKLINE_CONFIG")
-        .output()
-        .unwrap();
-    let described = String::from_utf8_lossy(&out.stdout);
-    assert!(described.contains("\n    filter (inline)\n"), "{described}");
-    assert!(
-        described.contains(&format!(
-            "\n    transform {} (timeout 100ms)\n",
-            script.display()
-        )),
-        "{described}"
-    );
-    let (code, stdout) = run(&capture("invoice.paid"));
-    assert_eq!(code, Some(1));
-    assert!(
-        stdout.contains("the filter of [handlers.reshaped] refuses this event"),
-        "{stdout}"
-    );
-}
-
-#[test]
-fn check_config_reports_a_script_that_does_not_compile_with_its_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("broken.js");
-    std::fs::write(
-        &script,
-        "addHandler(\"transform\", (request) => {\n  return request;\n",
-    )
-    .unwrap();
-    let config = dir.path().join("hookline.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[store]\nkind = \"embedded\"\npath = \"{}\"\n[providers.stripe]\nkind = \"stripe\"\n[providers.stripe.tenants.acme]\nsecrets = [\"x\"]\n[handlers.broken]\nurl = \"http://127.0.0.1:9/\"\nevents = [\"stripe:*\"]\nsigning_secret = \"{HANDLER_SECRET}\"\ntransform = \"{}\"\n",
-            dir.path().join("db").display(),
-            script.display()
-        ),
-    )
-    .unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookline"))
-        .args(["check-config", "--config"])
-        .arg(&config)
-        .env_remove("HOOKLINE_CONFIG")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("handlers.broken.transform: SyntaxError: "),
-        "{stderr}"
-    );
-    assert!(stderr.contains("(line 3)"), "{stderr}");
 }
 
 async fn a_fixed_script_applies_on_the_next_attempt_after_sighup(backend: Backend) {

@@ -7,7 +7,8 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::brokers::{amqp_url, test_name, RabbitQueue};
+use common::brokers::rabbitmq::RabbitQueue;
+use common::brokers::{amqp_url, test_name};
 use common::{Backend, Webhook, HANDLER_SECRET};
 use hookline::delivery::outgoing::webhook_id;
 

@@ -17,8 +17,10 @@ pub(super) struct RequestArgs {
     /// name of a configured provider.
     pub kind: Option<String>,
     /// The configuration whose tenant's first secret and verify_token sign
-    /// the request.
-    #[arg(long, env = "HOOKLINE_CONFIG", requires = "tenant")]
+    /// the request, unless --secret, --private-key or --verify-token is
+    /// given (those sign without it, so a `HOOKLINE_CONFIG` set in the
+    /// environment does not stand in their way).
+    #[arg(long, env = "HOOKLINE_CONFIG")]
     pub config: Option<PathBuf>,
     /// The tenant (with --config), also the last part of the default URL.
     #[arg(long)]
@@ -52,7 +54,7 @@ pub(super) fn print(args: RequestArgs, defs: &Definitions) -> anyhow::Result<i32
         .clone()
         .ok_or_else(|| anyhow::anyhow!("name a provider kind: hookline handshake KIND"))?;
     let tenant = args.tenant.clone().unwrap_or_else(|| "default".into());
-    let (def, key, verify_token, base) = match &args.config {
+    let (def, key, verify_token, base) = match args.signing_config()? {
         Some(path) => from_config(path, &name, &tenant)?,
         None => {
             let def = defs
@@ -118,6 +120,25 @@ pub(super) fn print(args: RequestArgs, defs: &Definitions) -> anyhow::Result<i32
         curl(req.method, url.as_str(), &req.headers, &req.body)
     );
     Ok(0)
+}
+
+impl RequestArgs {
+    /// The configuration that signs the request: `--config` (or
+    /// `HOOKLINE_CONFIG`) when the command line brings no key of its own,
+    /// with the tenant named, since it decides the secret.
+    fn signing_config(&self) -> anyhow::Result<Option<&std::path::Path>> {
+        let own_key =
+            self.secret.is_some() || self.private_key.is_some() || self.verify_token.is_some();
+        match (&self.config, &self.tenant) {
+            (Some(_), _) if own_key => Ok(None),
+            (Some(path), Some(_)) => Ok(Some(path)),
+            (Some(path), None) => anyhow::bail!(
+                "with --config {} (or HOOKLINE_CONFIG), name the tenant whose secret signs: --tenant NAME; or sign without it: --secret",
+                path.display()
+            ),
+            (None, _) => Ok(None),
+        }
+    }
 }
 
 /// Where a receiver listens when nothing says otherwise.

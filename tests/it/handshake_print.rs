@@ -136,6 +136,18 @@ fn hookline(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// What an operator does with a printed command: paste it into a shell.
+/// Its answer, status line and headers first (`curl -i`). The receiver
+/// runs on the test's runtime: waited for without blocking it.
+async fn run_printed(printed: &str) -> String {
+    let run = tokio::process::Command::new("timeout")
+        .args(["10", "sh", "-c", printed])
+        .output()
+        .await
+        .unwrap();
+    String::from_utf8_lossy(&run.stdout).into_owned()
+}
+
 #[tokio::test]
 async fn every_printed_handshake_is_answered_by_a_running_receiver() {
     let mut config = String::new();
@@ -175,14 +187,7 @@ async fn every_printed_handshake_is_answered_by_a_running_receiver() {
             ));
             continue;
         }
-        // What an operator does with it: paste it into a shell.
-        // The receiver runs on this test's runtime: wait without blocking it.
-        let run = tokio::process::Command::new("timeout")
-            .args(["10", "sh", "-c", &printed])
-            .output()
-            .await
-            .unwrap();
-        let answer = String::from_utf8_lossy(&run.stdout).into_owned();
+        let answer = run_printed(&printed).await;
         let status_line = answer.lines().next().unwrap_or_default().to_owned();
         if !status_line.contains(&format!(" {} ", c.status)) {
             failures.push(format!("{}: {status_line:?} for {printed}", c.kind));
@@ -227,4 +232,65 @@ fn what_cannot_be_printed_says_why() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("only the provider"));
     let out = hookline(&["handshake", "github"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("no handshake"));
+}
+
+/// A configuration in the environment (`HOOKLINE_CONFIG`, which the Docker
+/// image sets) leaves a key given on the command line to sign; without
+/// one, the configured tenant's secret signs, once the tenant is named.
+#[tokio::test]
+async fn a_configuration_in_the_environment_leaves_the_command_lines_secret_to_sign() {
+    let mut opts = AppOptions::new(Backend::Embedded);
+    opts.extra =
+        format!("[providers.pr-slack]\nkind = \"slack\"\n[providers.pr-slack.tenants.t]\nsecrets = [{SECRET:?}]\n");
+    let app = spawn_app_with(opts).await;
+    let url = format!("{}/webhooks/pr-slack/t", app.address);
+    // The environment's configuration holds another secret for Slack.
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("hookline.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[store]\nkind = \"embedded\"\npath = \"{}\"\n[providers.slack]\nkind = \"slack\"\n[providers.slack.tenants.t]\nsecrets = [\"the-configured-secret\"]\n",
+            dir.path().join("db").display()
+        ),
+    )
+    .unwrap();
+    let with_env = |extra: &[&str]| {
+        let mut args = vec![
+            "handshake",
+            "slack",
+            "--url",
+            &url,
+            "--challenge",
+            CHALLENGE,
+        ];
+        args.extend(extra);
+        Command::new(env!("CARGO_BIN_EXE_hookline"))
+            .args(args)
+            .env("HOOKLINE_CONFIG", &config)
+            .env_remove("HOOKLINE_SIGN_SECRET")
+            .output()
+            .unwrap()
+    };
+    let status = |answer: &str| answer.lines().next().unwrap_or_default().to_owned();
+
+    let out = with_env(&["--secret", SECRET]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let answer = run_printed(&String::from_utf8_lossy(&out.stdout)).await;
+    assert!(status(&answer).contains(" 200 "), "{answer}");
+    assert!(answer.contains(CHALLENGE), "{answer}");
+
+    let out = with_env(&[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--tenant NAME"), "{stderr}");
+
+    // Signed with the configuration's secret, which the receiver does not
+    // hold: refused, as it should be.
+    let out = with_env(&["--tenant", "t"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let answer = run_printed(&String::from_utf8_lossy(&out.stdout)).await;
+    assert!(status(&answer).contains(" 401 "), "{answer}");
 }

@@ -10,10 +10,11 @@ mod transform_preview;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
-use secrecy::{ExposeSecret, SecretString};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use secrecy::SecretString;
 
-use self::args::ConfigArg;
+use self::args::{signing_key, ConfigArg};
+use self::handshake_request::FromEnv;
 use self::operate::{DeadLetters, Events, HandshakeCmd};
 use self::started::Started;
 use crate::app::{Application, Role};
@@ -83,13 +84,13 @@ enum Command {
             long,
             env = "HOOKLINE_SIGN_SECRET",
             hide_env_values = true,
-            required_unless_present = "private_key",
-            conflicts_with = "private_key"
+            required_unless_present = "private_key"
         )]
         secret: Option<SecretString>,
         /// A private key file (PKCS#8 PEM) for public-key schemes (Ed25519:
         /// Discord, Telnyx; ECDSA P-256: SendGrid). The public key a tenant
-        /// must configure is printed to standard error.
+        /// must configure is printed to standard error. Given, it signs,
+        /// and a secret is not used.
         #[arg(long)]
         private_key: Option<PathBuf>,
         /// Unix timestamp to sign (default: now).
@@ -150,13 +151,21 @@ enum Command {
 
 /// Run the command line; returns the process exit code.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
-        Ok(c) => c,
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));
+    let (mut cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             let _ = e.print();
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
+    if let (Command::Handshake(cmd), Some(m)) =
+        (&mut cli.command, matches.subcommand_matches("handshake"))
+    {
+        cmd.request.from_env = FromEnv::of(m);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -232,23 +241,13 @@ async fn run(command: Command) -> anyhow::Result<i32> {
             let def = defs.get(&provider).ok_or_else(|| {
                 anyhow::anyhow!(crate::text::unknown_kind(&provider, defs.kinds()))
             })?;
-            let key = match (secret, private_key) {
-                (Some(secret), _) => def
-                    .decode_secret(secret.expose_secret())
-                    .map_err(|e| anyhow::anyhow!("--secret: {e}"))?,
-                (None, Some(path)) => {
-                    let text = std::fs::read_to_string(&path)
-                        .map_err(|e| anyhow::anyhow!("--private-key {}: {e}", path.display()))?;
-                    let key = def
-                        .decode_private_key(&text)
-                        .map_err(|e| anyhow::anyhow!("--private-key {}: {e}", path.display()))?;
-                    if let Some(public) = def.public_secret(&key) {
-                        eprintln!("public key for the tenant's secrets: {public}");
-                    }
-                    key
+            let key = signing_key(def, secret.as_ref(), private_key.as_deref())?
+                .expect("clap requires --secret or --private-key");
+            if private_key.is_some() {
+                if let Some(public) = def.public_secret(&key) {
+                    eprintln!("public key for the tenant's secrets: {public}");
                 }
-                (None, None) => unreachable!("clap requires --secret or --private-key"),
-            };
+            }
             let mut body = Vec::new();
             std::io::stdin().read_to_end(&mut body)?;
             let id = id.unwrap_or_else(|| uuid::Uuid::new_v4().to_string());

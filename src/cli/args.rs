@@ -1,8 +1,12 @@
-//! What several commands take: the configuration file.
+//! What several commands take: the configuration file, and a key to sign
+//! with.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use secrecy::{ExposeSecret, SecretString};
 
 use crate::config::{self, Settings};
+use crate::provider::{Key, ProviderDef};
 
 #[derive(clap::Args)]
 pub(super) struct ConfigArg {
@@ -24,4 +28,27 @@ impl ConfigArg {
         let store = crate::store::Store::connect(&settings.store).await?;
         Ok(store.with_lanes(|| crate::store::stream_lanes(&settings)))
     }
+}
+
+/// The key `--private-key` or `--secret` gives for `def`, if any. The
+/// private key's file wins: only the command line names one, where the
+/// secret may be `HOOKLINE_SIGN_SECRET`'s, set for other commands (so the
+/// two do not conflict, as they would if clap decided).
+pub(super) fn signing_key(
+    def: &ProviderDef,
+    secret: Option<&SecretString>,
+    private_key: Option<&Path>,
+) -> anyhow::Result<Option<Key>> {
+    if let Some(path) = private_key {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("--private-key {}: {e}", path.display()))?;
+        let key = def
+            .decode_private_key(&text)
+            .map_err(|e| anyhow::anyhow!("--private-key {}: {e}", path.display()))?;
+        return Ok(Some(key));
+    }
+    secret
+        .map(|s| def.decode_secret(s.expose_secret()))
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("--secret: {e}"))
 }

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use secrecy::{ExposeSecret, SecretString};
 
+use super::args::signing_key;
 use crate::config::Settings;
 use crate::provider::{Definitions, Key, ProviderDef, SignError, SignInput};
 
@@ -16,10 +17,9 @@ pub(super) struct RequestArgs {
     /// Provider kind (`hookline providers list`), or with --config the
     /// name of a configured provider.
     pub kind: Option<String>,
-    /// The configuration whose tenant's first secret and verify_token sign
-    /// the request, unless --secret, --private-key or --verify-token is
-    /// given (those sign without it, so a `HOOKLINE_CONFIG` set in the
-    /// environment does not stand in their way).
+    /// The configuration whose tenant's (--tenant) first secret and
+    /// verify_token sign the request. From `HOOKLINE_CONFIG` it is used
+    /// only with --tenant and no --secret, --private-key or --verify-token.
     #[arg(long, env = "HOOKLINE_CONFIG")]
     pub config: Option<PathBuf>,
     /// The tenant (with --config), also the last part of the default URL.
@@ -29,7 +29,8 @@ pub(super) struct RequestArgs {
     #[arg(long, env = "HOOKLINE_SIGN_SECRET", hide_env_values = true)]
     pub secret: Option<SecretString>,
     /// A private key file (PKCS#8 PEM) for public-key schemes (Discord).
-    #[arg(long, conflicts_with = "secret")]
+    /// Given, it signs, and a secret is not used.
+    #[arg(long)]
     pub private_key: Option<PathBuf>,
     /// The verify_token a `hub.challenge` handshake presents.
     #[arg(long, hide_env_values = true)]
@@ -45,22 +46,57 @@ pub(super) struct RequestArgs {
     /// Directory of extra provider definitions.
     #[arg(long)]
     pub providers_dir: Option<PathBuf>,
+    /// Where --config and --secret came from: the environment
+    /// (`HOOKLINE_CONFIG`, `HOOKLINE_SIGN_SECRET`, set there for other
+    /// commands too, as the Docker image sets the first) or the command
+    /// line, which says what this command is to sign with.
+    #[arg(skip)]
+    pub from_env: FromEnv,
 }
 
-/// Print the handshake request of `args.kind`; exit code 0.
+/// Which of [`RequestArgs`]' values came from the environment.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct FromEnv {
+    pub config: bool,
+    pub secret: bool,
+}
+
+impl FromEnv {
+    /// Read from the handshake command's matches.
+    pub fn of(matches: &clap::ArgMatches) -> FromEnv {
+        let env = |id: &str| {
+            matches.try_get_raw(id).is_ok_and(|v| v.is_some())
+                && matches.value_source(id) == Some(clap::parser::ValueSource::EnvVariable)
+        };
+        FromEnv {
+            config: env("config"),
+            secret: env("secret"),
+        }
+    }
+}
+
+/// Print the handshake request of `args.kind`; exit code 0, or 2 for a
+/// usage error.
 pub(super) fn print(args: RequestArgs, defs: &Definitions) -> anyhow::Result<i32> {
-    let name = args
-        .kind
-        .clone()
-        .ok_or_else(|| anyhow::anyhow!("name a provider kind: hookline handshake KIND"))?;
+    let usage = |message: &str| {
+        eprintln!("error: {message}");
+        Ok(2)
+    };
+    let Some(name) = args.kind.clone() else {
+        return usage("name a provider kind: hookline handshake KIND");
+    };
     let tenant = args.tenant.clone().unwrap_or_else(|| "default".into());
-    let (def, key, verify_token, base) = match args.signing_config()? {
+    let config = match args.signing_config() {
+        Ok(config) => config,
+        Err(message) => return usage(&message),
+    };
+    let (def, key, verify_token, base) = match config {
         Some(path) => from_config(path, &name, &tenant)?,
         None => {
             let def = defs
                 .get(&name)
                 .ok_or_else(|| anyhow::anyhow!(crate::text::unknown_kind(&name, defs.kinds())))?;
-            let key = own_key(def, &args)?;
+            let key = signing_key(def, args.secret.as_ref(), args.private_key.as_deref())?;
             let token = args
                 .verify_token
                 .as_ref()
@@ -123,20 +159,32 @@ pub(super) fn print(args: RequestArgs, defs: &Definitions) -> anyhow::Result<i32
 }
 
 impl RequestArgs {
-    /// The configuration that signs the request: `--config` (or
-    /// `HOOKLINE_CONFIG`) when the command line brings no key of its own,
-    /// with the tenant named, since it decides the secret.
-    fn signing_config(&self) -> anyhow::Result<Option<&std::path::Path>> {
-        let own_key =
-            self.secret.is_some() || self.private_key.is_some() || self.verify_token.is_some();
-        match (&self.config, &self.tenant) {
-            (Some(_), _) if own_key => Ok(None),
-            (Some(path), Some(_)) => Ok(Some(path)),
-            (Some(path), None) => anyhow::bail!(
-                "with --config {} (or HOOKLINE_CONFIG), name the tenant whose secret signs: --tenant NAME; or sign without it: --secret",
-                path.display()
+    /// The configuration that signs the request, if one does; a usage
+    /// error otherwise. `--config` on the command line signs, with the
+    /// tenant it names, and no key of the command line's beside it.
+    /// `HOOKLINE_CONFIG` signs only when the command line names a tenant
+    /// and brings no key: otherwise the command signs without it, with
+    /// `--secret` (or `HOOKLINE_SIGN_SECRET`), `--private-key`, or
+    /// nothing, for a handshake that is not signed. In a configuration's
+    /// place, `HOOKLINE_SIGN_SECRET` is not used.
+    fn signing_config(&self) -> Result<Option<&std::path::Path>, String> {
+        let own_key = (self.secret.is_some() && !self.from_env.secret)
+            || self.private_key.is_some()
+            || self.verify_token.is_some();
+        let Some(path) = &self.config else {
+            return Ok(None);
+        };
+        match (self.from_env.config, &self.tenant) {
+            (true, Some(_)) if !own_key => Ok(Some(path)),
+            (true, _) => Ok(None),
+            (false, _) if own_key => Err(
+                "--config signs with its tenant's secret: give --config and --tenant, or --secret (--private-key, --verify-token), not both".into(),
             ),
-            (None, _) => Ok(None),
+            (false, Some(_)) => Ok(Some(path)),
+            (false, None) => Err(format!(
+                "with --config {}, name the tenant whose secret signs: --tenant NAME",
+                path.display()
+            )),
         }
     }
 }
@@ -199,25 +247,6 @@ fn from_config(
         .transpose()
         .map_err(|e| anyhow::anyhow!("tenant {tenant:?}: {e}"))?;
     Ok((def, key, token, configured_base(&settings)))
-}
-
-/// The key --secret or --private-key gives, if any.
-fn own_key(def: &ProviderDef, args: &RequestArgs) -> anyhow::Result<Option<Key>> {
-    if let Some(secret) = &args.secret {
-        let key = def
-            .decode_secret(secret.expose_secret())
-            .map_err(|e| anyhow::anyhow!("--secret: {e}"))?;
-        return Ok(Some(key));
-    }
-    if let Some(path) = &args.private_key {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| anyhow::anyhow!("--private-key {}: {e}", path.display()))?;
-        let key = def
-            .decode_private_key(&text)
-            .map_err(|e| anyhow::anyhow!("--private-key {}: {e}", path.display()))?;
-        return Ok(Some(key));
-    }
-    Ok(None)
 }
 
 /// A `curl` command line for the request, every argument single-quoted

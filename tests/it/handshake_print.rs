@@ -232,13 +232,18 @@ fn what_cannot_be_printed_says_why() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("only the provider"));
     let out = hookline(&["handshake", "github"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("no handshake"));
+    let out = hookline(&["handshake"]);
+    assert_eq!(out.status.code(), Some(2), "no kind named: a usage error");
 }
 
-/// A configuration in the environment (`HOOKLINE_CONFIG`, which the Docker
-/// image sets) leaves a key given on the command line to sign; without
-/// one, the configured tenant's secret signs, once the tenant is named.
+/// What signs, when the environment holds a configuration
+/// (`HOOKLINE_CONFIG`, which the Docker image sets) or a secret
+/// (`HOOKLINE_SIGN_SECRET`) for other commands: a key on the command line
+/// signs; the environment's configuration signs once a tenant is named;
+/// `--config` on the command line signs with its tenant, whatever secret
+/// the environment holds; a handshake that is not signed needs neither.
 #[tokio::test]
-async fn a_configuration_in_the_environment_leaves_the_command_lines_secret_to_sign() {
+async fn what_the_environment_holds_signs_only_where_the_command_line_leaves_it_to() {
     let mut opts = AppOptions::new(Backend::Embedded);
     opts.extra =
         format!("[providers.pr-slack]\nkind = \"slack\"\n[providers.pr-slack.tenants.t]\nsecrets = [{SECRET:?}]\n");
@@ -255,7 +260,8 @@ async fn a_configuration_in_the_environment_leaves_the_command_lines_secret_to_s
         ),
     )
     .unwrap();
-    let with_env = |extra: &[&str]| {
+    let config = config.to_str().unwrap();
+    let run = |env: &[(&str, &str)], extra: &[&str]| {
         let mut args = vec![
             "handshake",
             "slack",
@@ -265,32 +271,72 @@ async fn a_configuration_in_the_environment_leaves_the_command_lines_secret_to_s
             CHALLENGE,
         ];
         args.extend(extra);
-        Command::new(env!("CARGO_BIN_EXE_hookline"))
+        let out = Command::new(env!("CARGO_BIN_EXE_hookline"))
             .args(args)
-            .env("HOOKLINE_CONFIG", &config)
+            .env_remove("HOOKLINE_CONFIG")
             .env_remove("HOOKLINE_SIGN_SECRET")
+            .envs(env.iter().copied())
             .output()
-            .unwrap()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), stdout, stderr)
     };
-    let status = |answer: &str| answer.lines().next().unwrap_or_default().to_owned();
+    // The status line of the receiver's answer to what was printed.
+    let answered = |printed: String| async move {
+        let answer = run_printed(&printed).await;
+        answer.lines().next().unwrap_or_default().to_owned()
+    };
+    let in_env = [("HOOKLINE_CONFIG", config)];
 
-    let out = with_env(&["--secret", SECRET]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let answer = run_printed(&String::from_utf8_lossy(&out.stdout)).await;
-    assert!(status(&answer).contains(" 200 "), "{answer}");
-    assert!(answer.contains(CHALLENGE), "{answer}");
-
-    let out = with_env(&[]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("--tenant NAME"), "{stderr}");
+    let (code, stdout, stderr) = run(&in_env, &["--secret", SECRET]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(answered(stdout).await.contains(" 200 "));
 
     // Signed with the configuration's secret, which the receiver does not
     // hold: refused, as it should be.
-    let out = with_env(&["--tenant", "t"]);
+    let (code, stdout, stderr) = run(&in_env, &["--tenant", "t"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(answered(stdout).await.contains(" 401 "));
+
+    // No key and no tenant: the configuration does not sign, and the
+    // command says what would.
+    let (code, _, stderr) = run(&in_env, &[]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("give --secret"), "{stderr}");
+
+    // --config on the command line signs with its tenant's secret, not
+    // with the environment's (which the receiver would accept).
+    let both_in_env = [
+        ("HOOKLINE_CONFIG", config),
+        ("HOOKLINE_SIGN_SECRET", SECRET),
+    ];
+    let (code, stdout, stderr) = run(&both_in_env, &["--config", config, "--tenant", "t"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(answered(stdout).await.contains(" 401 "));
+    let (code, stdout, stderr) = run(&both_in_env, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(answered(stdout).await.contains(" 200 "));
+
+    // Usage errors: --config without its tenant, or beside a key.
+    let (code, _, stderr) = run(&[], &["--config", config]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--tenant NAME"), "{stderr}");
+    let (code, _, stderr) = run(
+        &[],
+        &["--config", config, "--tenant", "t", "--secret", SECRET],
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+
+    // A handshake that is not signed needs no tenant of the environment's
+    // configuration.
+    let out = Command::new(env!("CARGO_BIN_EXE_hookline"))
+        .args(["handshake", "trello"])
+        .env("HOOKLINE_CONFIG", config)
+        .env_remove("HOOKLINE_SIGN_SECRET")
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let answer = run_printed(&String::from_utf8_lossy(&out.stdout)).await;
-    assert!(status(&answer).contains(" 401 "), "{answer}");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("curl "));
 }

@@ -103,7 +103,8 @@ async fn discord_pings_are_answered_after_the_signature_and_events_delivered(bac
 backend_tests!(discord_pings_are_answered_after_the_signature_and_events_delivered);
 
 /// `hookline sign --private-key` prints the public key to configure and
-/// headers the verify function accepts.
+/// headers the verify function accepts, with `HOOKLINE_SIGN_SECRET` set
+/// for other commands in the environment (the key given signs).
 #[test]
 fn sign_with_a_private_key_makes_requests_the_tenant_accepts() {
     let dir = tempfile::tempdir().unwrap();
@@ -113,6 +114,7 @@ fn sign_with_a_private_key_makes_requests_the_tenant_accepts() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hookline"))
         .args(["sign", "--provider", "discord", "--private-key"])
         .arg(&pem)
+        .env("HOOKLINE_SIGN_SECRET", "a-secret-for-other-commands")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -145,6 +147,7 @@ fn sign_with_a_private_key_makes_requests_the_tenant_accepts() {
     let wrong = Command::new(env!("CARGO_BIN_EXE_hookline"))
         .args(["sign", "--provider", "github", "--private-key"])
         .arg(&pem)
+        .env_remove("HOOKLINE_SIGN_SECRET")
         .stdin(Stdio::null())
         .output()
         .unwrap();

@@ -16,10 +16,16 @@ pub fn request_class(outcome: &str) -> &'static str {
     match outcome {
         "accepted" => "accepted",
         "duplicate" => "duplicate",
+        // Answered 200 and kept for an operator: not refused.
+        "held" => "held",
         "event_id_conflict" => "conflict",
-        // The provider is told to retry: not a verdict on the event.
-        "in_progress" | "rate_limited" | "store_unavailable" | "buffer_full"
-        | "not_acknowledged" | "body_timeout" | "handshake" => "retry",
+        // A provider's handshake, answered: no event, not refused.
+        "handshake" => "handshake",
+        // The provider is told to retry (`Retry-After`, or a 408): not a
+        // verdict on the event.
+        "in_progress" | "rate_limited" | "too_many_failures" | "store_unavailable"
+        | "buffer_full" | "not_acknowledged" | "dead_lettered" | "fetch_failed"
+        | "body_timeout" => "retry",
         _ => "rejected",
     }
 }
@@ -116,6 +122,25 @@ mod tests {
             ("accepted", "M0 30h4v30h-4zM295 45h4v15h-4z".to_owned())
         );
         assert_eq!(p[1], ("rejected", "M0 0h4v30h-4z".to_owned()));
+    }
+
+    #[test]
+    fn requests_are_rejected_only_where_no_retry_can_succeed() {
+        for (outcome, class) in [
+            ("accepted", "accepted"),
+            ("duplicate", "duplicate"),
+            ("held", "held"),
+            ("event_id_conflict", "conflict"),
+            ("handshake", "handshake"),
+            ("dead_lettered", "retry"),
+            ("fetch_failed", "retry"),
+            ("too_many_failures", "retry"),
+            ("body_timeout", "retry"),
+            ("invalid_signature", "rejected"),
+            ("unknown_tenant", "rejected"),
+        ] {
+            assert_eq!(request_class(outcome), class, "{outcome}");
+        }
     }
 
     #[test]

@@ -17,7 +17,15 @@ use super::session::Authed;
 use crate::http::AppState;
 use crate::ids::HandlerName;
 
-const REQUEST_CLASSES: &[&str] = &["accepted", "duplicate", "conflict", "retry", "rejected"];
+const REQUEST_CLASSES: &[&str] = &[
+    "accepted",
+    "duplicate",
+    "held",
+    "conflict",
+    "handshake",
+    "retry",
+    "rejected",
+];
 const DELIVERY_CLASSES: &[&str] = &["delivered", "retry", "dead"];
 
 fn delivery_class(outcome: &str) -> &'static str {

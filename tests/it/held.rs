@@ -50,6 +50,11 @@ async fn an_operator_releases_a_held_event_from_the_console(backend: Backend) {
     sink.wait_for(1, Duration::from_secs(10)).await;
 
     let op = Operator::sign_in(&app).await;
+    // The overview counts it held, not among the rejected requests.
+    let (code, overview) = op.get("/console/live").await;
+    assert_eq!(code, 200);
+    assert!(overview.contains(">1 held<"), "{overview}");
+    assert!(!overview.contains("<code>held</code>"), "{overview}");
     let (code, list) = op.get("/console/events?list=held").await;
     assert_eq!(code, 200);
     assert!(list.contains("g-2") && !list.contains(">g-1<"), "{list}");

@@ -100,6 +100,28 @@ impl CaptureWriter {
         }
     }
 
+    /// [`write`](Self::write), unless a capture of `ev`'s event with the
+    /// same body is there already (a held or conflicting request that its
+    /// provider resends). It reads the tenant's directory: done only for
+    /// those requests, rare, each of which would otherwise add a file.
+    pub async fn write_first(&self, req: &HttpRequest, ev: &VerifiedWebhook, body: &[u8]) {
+        let def = &ev.provider().def;
+        let body_base64 = BASE64.encode(def.signature.redacted_body(body));
+        let kept = self
+            .find(
+                ev.provider_name(),
+                ev.tenant().as_str(),
+                ev.event_id(),
+                usize::MAX,
+            )
+            .await;
+        match kept {
+            Ok(kept) if kept.iter().any(|c| c.body_base64 == body_base64) => {}
+            // Unreadable: written, as before there was a check.
+            _ => self.write(req, ev, body).await,
+        }
+    }
+
     /// Write `capture` to its own new file under `dir/PROVIDER/TENANT/`,
     /// named after the time and `event_id`; returns the file's path.
     ///

@@ -113,8 +113,10 @@ pub(super) async fn one(
     let capture = state.capture.as_ref().map(|_| ev.clone());
     let result = state.ingest.event(ev).await;
     if let (Some(capture), Some(ev)) = (&state.capture, capture) {
-        if worth_capturing(result.as_ref().map(|d| d.status)) {
-            capture.write(req, &ev, &body).await;
+        match capturing(result.as_ref().map(|d| d.status)) {
+            Capturing::Always => capture.write(req, &ev, &body).await,
+            Capturing::First => capture.write_first(req, &ev, &body).await,
+            Capturing::Never => {}
         }
     }
     result.map(Received::One).map_err(ApiError::from)
@@ -144,9 +146,12 @@ pub(super) async fn batch(
         let decided = outcome
             .items
             .iter()
-            .any(|i| worth_capturing(i.result.as_ref().map(|s| *s)));
-        if decided {
-            capture.write(req, &first, body).await;
+            .map(|i| capturing(i.result.as_ref().map(|s| *s)))
+            .max();
+        match decided {
+            Some(Capturing::Always) => capture.write(req, &first, body).await,
+            Some(Capturing::First) => capture.write_first(req, &first, body).await,
+            Some(Capturing::Never) | None => {}
         }
     }
     let (status, outcome) = outcome.into_answer()?;
@@ -158,16 +163,29 @@ pub(super) async fn batch(
     })
 }
 
-/// Whether a request is written to `capture.dir`: once its event was
-/// recorded, held or refused as a conflict. A duplicate is a copy of a
-/// request captured already, and one refused for a retry (in progress, a
-/// store failure) is captured when the retry is decided: a request
-/// replayed forever writes one file, not one per copy.
-fn worth_capturing(result: Result<Status, &Refusal>) -> bool {
-    matches!(
-        result,
-        Ok(Status::Accepted | Status::Held) | Err(Refusal::Conflict)
-    )
+/// Whether a request is written to `capture.dir`, in the order a batch's
+/// items decide it: a request replayed forever writes one file, not one
+/// per copy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Capturing {
+    /// A duplicate is a copy of a request captured already, and one
+    /// refused for a retry (in progress, a store failure) is captured when
+    /// the retry is decided.
+    Never,
+    /// Held, or refused as a conflict: the provider resends what it was
+    /// answered, for days, and each copy is kept on one record; so is its
+    /// capture, written unless one of the event with its body is there.
+    First,
+    /// Recorded: an event is accepted once.
+    Always,
+}
+
+fn capturing(result: Result<Status, &Refusal>) -> Capturing {
+    match result {
+        Ok(Status::Accepted) => Capturing::Always,
+        Ok(Status::Held) | Err(Refusal::Conflict) => Capturing::First,
+        _ => Capturing::Never,
+    }
 }
 
 impl From<Refusal> for ApiError {
@@ -193,5 +211,24 @@ impl From<ReleaseError> for ApiError {
                 ApiError::invalid("event", e)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_is_captured_when_decided_and_a_resent_one_once() {
+        let retry = Refusal::InProgress {
+            retry_after: std::time::Duration::from_secs(1),
+        };
+        assert_eq!(capturing(Ok(Status::Accepted)), Capturing::Always);
+        assert_eq!(capturing(Ok(Status::Held)), Capturing::First);
+        assert_eq!(capturing(Err(&Refusal::Conflict)), Capturing::First);
+        assert_eq!(capturing(Ok(Status::Duplicate)), Capturing::Never);
+        assert_eq!(capturing(Err(&retry)), Capturing::Never);
+        // A batch is captured as its most demanding item asks.
+        assert!(Capturing::Always > Capturing::First && Capturing::First > Capturing::Never);
     }
 }

@@ -2,6 +2,7 @@
 //! merged by the `config` crate, then parsed and validated in one run that
 //! lists every problem.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::Value;
@@ -35,6 +36,19 @@ pub fn from_toml_str(name: &str, text: &str) -> Result<Settings, ConfigError> {
     )
 }
 
+/// The `HOOKLINE__SECTION__KEY` variables' values as written, by key
+/// (`section.key`, lower case, as the `config` crate makes it).
+fn overrides() -> BTreeMap<String, String> {
+    std::env::vars_os()
+        .filter_map(|(name, value)| {
+            let name = name.into_string().ok()?;
+            let path = name.strip_prefix("HOOKLINE__")?;
+            let key = path.split("__").collect::<Vec<_>>().join(".");
+            Some((key.to_lowercase(), value.into_string().ok()?))
+        })
+        .collect()
+}
+
 fn build<S>(file: String, source: S) -> Result<Settings, ConfigError>
 where
     S: config::Source + Send + Sync + 'static,
@@ -57,7 +71,7 @@ where
 
     let declared = Declared::from_tree(&tree);
     let mut issues = parse::tag_store_kind(&mut tree);
-    let (settings, parse_issues) = parse::parse(tree);
+    let (settings, parse_issues) = parse::parse(tree, &overrides());
     issues.extend(parse_issues);
     let Some(mut settings) = settings else {
         return Err(ConfigError { file, issues });

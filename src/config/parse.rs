@@ -75,9 +75,17 @@ enum Step {
 }
 
 /// Deserialize `tree`, collecting every problem. `None` only if the tree
-/// could not be brought to parse at all.
-pub(super) fn parse(mut tree: Value) -> (Option<Settings>, Vec<ConfigIssue>) {
+/// could not be brought to parse at all. `overrides` holds the
+/// `HOOKLINE__...` variables' values as written, by key (`admin.token`):
+/// the `config` crate reads one that looks like a number or a boolean as
+/// such, and a key that takes text gets it back as written (a token of
+/// digits, `007`, stays `007`).
+pub(super) fn parse(
+    mut tree: Value,
+    overrides: &BTreeMap<String, String>,
+) -> (Option<Settings>, Vec<ConfigIssue>) {
     let mut issues = Vec::new();
+    let mut as_written = BTreeSet::new();
     // Indices, as written, of list elements already dropped, by list: the
     // key of a later error in the same list must still count from the file.
     let mut dropped: BTreeMap<String, Vec<usize>> = BTreeMap::new();
@@ -116,6 +124,15 @@ pub(super) fn parse(mut tree: Value) -> (Option<Settings>, Vec<ConfigIssue>) {
             });
         }
         let message = err.into_inner().to_string();
+        if message.starts_with("invalid type") {
+            let shown = show(&steps, &dropped).to_lowercase();
+            if let (Some(text), Some(at)) = (overrides.get(&shown), locate(&mut tree, &steps)) {
+                if !at.is_string() && as_written.insert(shown) {
+                    *at = Value::String(text.clone());
+                    continue;
+                }
+            }
+        }
         let missing = missing_field(&message);
         let (shown, reason) = match missing {
             // The key that is missing is inside the table the path names.
@@ -284,5 +301,39 @@ fn ignored_key(path: &serde_ignored::Path<'_>) -> String {
         Path::Some { parent }
         | Path::NewtypeStruct { parent }
         | Path::NewtypeVariant { parent } => ignored_key(parent),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use secrecy::ExposeSecret;
+
+    use super::*;
+
+    /// The tree the `config` crate makes of a file and
+    /// `HOOKLINE__ADMIN__TOKEN=0012345678901234567`,
+    /// `HOOKLINE__SERVER__MAX_BODY_BYTES=2048`: both read as numbers.
+    #[test]
+    fn an_override_that_looks_like_a_number_is_text_where_the_key_takes_text() {
+        let mut tree = json!({
+            "server": { "max_body_bytes": 2048 },
+            "store": { "kind": "embedded", "path": "/tmp/h.db" },
+            "admin": { "token": 12345678901234567_u64 },
+        });
+        assert!(tag_store_kind(&mut tree).is_empty());
+        let overrides = BTreeMap::from([
+            ("admin.token".to_owned(), "0012345678901234567".to_owned()),
+            ("server.max_body_bytes".to_owned(), "2048".to_owned()),
+        ]);
+        let (settings, issues) = parse(tree.clone(), &overrides);
+        assert!(issues.is_empty(), "{issues:?}");
+        let settings = settings.unwrap();
+        let token = settings.admin.token.as_ref().unwrap();
+        assert_eq!(token.expose_secret(), "0012345678901234567", "as written");
+        assert_eq!(settings.server.max_body_bytes, 2048);
+        // Written as a number in the file, it is refused as before.
+        let (_, issues) = parse(tree, &BTreeMap::new());
+        assert_eq!(issues.len(), 1, "{issues:?}");
+        assert_eq!(issues[0].key, "admin.token");
     }
 }

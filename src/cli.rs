@@ -133,11 +133,11 @@ enum Command {
         /// Re-sign every capture with this secret and a fresh timestamp.
         #[arg(long, env = "HOOKLINE_RESIGN_SECRET", hide_env_values = true)]
         resign: Option<SecretString>,
-        /// Requests in flight at once.
-        #[arg(long, default_value_t = 8)]
+        /// Requests in flight at once (1 to 10000).
+        #[arg(long, default_value_t = 8, value_parser = args::concurrency)]
         concurrency: usize,
-        /// Requests per second, at most.
-        #[arg(long)]
+        /// Requests per second, at most (0.001 to 1000000).
+        #[arg(long, value_parser = args::rate)]
         rate: Option<f64>,
         /// Directory of extra provider definitions.
         #[arg(long)]

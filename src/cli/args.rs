@@ -52,3 +52,21 @@ pub(super) fn signing_key(
         .transpose()
         .map_err(|e| anyhow::anyhow!("--secret: {e}"))
 }
+
+/// `replay --concurrency`: at least one request in flight, and not so many
+/// that the receiver's connection limit, not the test, decides.
+pub(super) fn concurrency(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n @ 1..=10_000) => Ok(n),
+        _ => Err("a whole number from 1 to 10000".into()),
+    }
+}
+
+/// `replay --rate`: requests per second, finite and within what a pace of
+/// whole nanoseconds can keep (0 would never send).
+pub(super) fn rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(r) if (0.001..=1_000_000.0).contains(&r) => Ok(r),
+        _ => Err("requests per second, from 0.001 to 1000000".into()),
+    }
+}

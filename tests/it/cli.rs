@@ -140,6 +140,30 @@ fn usage_errors_exit_2_and_missing_files_exit_1() {
         hookline(&["sign", "--provider", "github"]).status.code(),
         Some(2)
     );
+    // A pace or a width replay cannot keep is refused before any request
+    // (it panicked, or was quietly taken for another).
+    for (flag, value) in [
+        ("--rate", "inf"),
+        ("--rate", "1e10"),
+        ("--rate", "1e-30"),
+        ("--rate", "0"),
+        ("--concurrency", "0"),
+    ] {
+        let out = hookline(&[
+            "replay",
+            "/nonexistent",
+            "--target",
+            "http://127.0.0.1:9/",
+            flag,
+            value,
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{flag} {value}: {}",
+            text(&out.stderr)
+        );
+    }
     let missing = hookline(&["check-config", "--config", "/nonexistent/hookline.toml"]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(text(&missing.stderr).contains("/nonexistent/hookline.toml"));

@@ -76,11 +76,9 @@ impl Store {
     pub async fn migrate(settings: &StoreSettings) -> Result<Vec<String>, OpenError> {
         match settings {
             StoreSettings::Embedded(s) => {
-                EmbeddedStore::open(&embedded(s)).await?;
-                Ok(vec![format!(
-                    "embedded store {} is up to date",
-                    s.path.display()
-                )])
+                let store = EmbeddedStore::open(&embedded(s)).await?;
+                let applied = store.migrated().iter().map(|m| format!("applied {m}"));
+                Ok(applied.collect())
             }
             StoreSettings::Redis(s) => {
                 let mut done = Vec::new();

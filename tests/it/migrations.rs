@@ -1,6 +1,8 @@
 //! Migration 0003 on a store that already holds data, on both dialects: the
 //! quarantined copies of one body fold into one counted row, and delivery
 //! rows written before it (without a body digest) still guard their body.
+//! `hookline migrate` says what it applied on the embedded store too (the
+//! redis store's: `cli.rs`).
 
 use crate::common;
 
@@ -135,3 +137,40 @@ async fn migration_0003_folds_quarantine_and_keeps_old_deliveries_guarded(backen
 }
 
 backend_tests!(migration_0003_folds_quarantine_and_keeps_old_deliveries_guarded);
+
+/// `hookline migrate` on a new embedded file names every migration it
+/// applies; run again, it says the schema is up to date.
+#[test]
+fn migrate_names_what_it_applied_to_the_embedded_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("hookline.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[store]\nkind = \"embedded\"\npath = \"{}\"\n[providers.stripe]\nkind = \"stripe\"\n[providers.stripe.tenants.a]\nsecrets = [\"x\"]\n",
+            dir.path().join("data/hookline.db").display()
+        ),
+    )
+    .unwrap();
+    let migrate = || {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookline"))
+            .args(["migrate", "--config"])
+            .arg(&config)
+            .env_remove("HOOKLINE_CONFIG")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let first = migrate();
+    let shipped = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite"))
+        .unwrap()
+        .count();
+    assert!(first.starts_with("applied 0001 "), "{first}");
+    assert_eq!(first.lines().count(), shipped, "{first}");
+    assert_eq!(migrate().trim(), "the schema is up to date");
+}

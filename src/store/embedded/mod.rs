@@ -57,9 +57,17 @@ pub struct EmbeddedStore {
     lane: Lane,
     /// Keeps the background WAL checkpoints going (`checkpoint.rs`).
     _checkpoints: std::sync::Arc<checkpoint::Alive>,
+    /// The migrations opening the file applied, as `VERSION description`.
+    migrated: Vec<String>,
 }
 
 impl EmbeddedStore {
+    /// The migrations [`open`](Self::open) applied, as `VERSION
+    /// description`; none when the file was up to date.
+    pub fn migrated(&self) -> &[String] {
+        &self.migrated
+    }
+
     /// Open (creating it and its directory if needed) and migrate the file.
     pub async fn open(opts: &EmbeddedOptions) -> Result<Self, OpenError> {
         if let Some(dir) = opts.path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -87,7 +95,7 @@ impl EmbeddedStore {
             .connect_with(options.clone())
             .await
             .map_err(OpenError::connect("embedded store"))?;
-        MIGRATOR.run(&pool).await?;
+        let migrated = crate::store::sql::migrations::apply(&MIGRATOR, &pool).await?;
         let handoff = Handoff::default();
         let checkpoints = checkpoint::start(options);
         Ok(EmbeddedStore {
@@ -105,6 +113,7 @@ impl EmbeddedStore {
             tables: Tables::new(pool),
             handoff,
             _checkpoints: checkpoints.alive,
+            migrated,
         })
     }
 

@@ -159,29 +159,10 @@ impl PgStore {
         stats::keep_current(self.pool().clone());
     }
 
-    /// Apply pending migrations (`hookline migrate`).
-    /// Apply pending migrations; the ones applied now, as `VERSION
-    /// description`.
+    /// Apply pending migrations (`hookline migrate`); the ones applied
+    /// now, as `VERSION description`.
     pub async fn migrate(&self) -> Result<Vec<String>, OpenError> {
-        let table: Option<String> =
-            sqlx::query_scalar("SELECT to_regclass('_sqlx_migrations')::text")
-                .fetch_one(self.pool())
-                .await
-                .map_err(OpenError::connect("PostgreSQL database"))?;
-        let before: Vec<i64> = if table.is_some() {
-            sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success")
-                .fetch_all(self.pool())
-                .await
-                .map_err(OpenError::connect("PostgreSQL database"))?
-        } else {
-            Vec::new()
-        };
-        MIGRATOR.run(self.pool()).await?;
-        Ok(MIGRATOR
-            .iter()
-            .filter(|m| !before.contains(&m.version))
-            .map(|m| format!("{:04} {}", m.version, m.description))
-            .collect())
+        crate::store::sql::migrations::apply(&MIGRATOR, self.pool()).await
     }
 
     /// Create the database `url` names if it does not exist, through the

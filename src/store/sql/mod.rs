@@ -12,6 +12,7 @@ mod filter;
 mod handshakes;
 mod held;
 mod ledger;
+pub(crate) mod migrations;
 mod queue;
 mod rows;
 mod sessions;

@@ -199,6 +199,11 @@ verify_token = ""
 kind = "gitlab"
 [providers.gitlab.tenants.acme]
 secrets = ["token"]
+[providers.sns]
+kind = "aws-sns"
+window = "1m"
+[providers.sns.tenants.acme]
+secrets = ["arn:aws:sns:us-east-1:123456789012:orders"]
 [handlers.h]
 url = "http://127.0.0.1:9000/"
 events = ["stripe:*"]
@@ -220,6 +225,7 @@ client_cert_file = "client.pem"
         ("providers.stripe.rate_limit", "per s, m or h"),
         ("providers.stripe.rate_burst", "at least 1"),
         ("providers.stripe.tenants.globex.verify_token", "empty"),
+        ("providers.sns.window", "at least the provider's tolerance (1h 10m)"),
         ("handlers.h.concurrency", "at least 1"),
         ("handlers.h.forward_headers[0]", "framing"),
         ("handlers.h.forward_headers[1]", "hookline sets"),

@@ -274,6 +274,12 @@ pub(super) fn resolve(
                     .tolerance_override
                     .or(def.tolerance)
                     .unwrap_or(DEFAULT_TOLERANCE);
+                // A key that expired while its request's signed time is
+                // still accepted would let that request, replayed, be
+                // accepted again: the window covers the tolerance, however
+                // it was set (for a scheme that signs no time, a few
+                // minutes more of a short window).
+                p.window = p.window.max(p.tolerance);
                 match &p.fetch_hosts_override {
                     Some(_) if !def.fetches() => issues.push(ConfigIssue::new(
                         key(&at, "fetch_hosts"),

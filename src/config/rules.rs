@@ -15,7 +15,6 @@ const RULES: &[Rule] = &[
     redis_store_needs_one_redis_target,
     write_concurrency_leaves_connections,
     provider_window_at_least_in_progress_ttl,
-    provider_window_at_least_tolerance,
     ack_timeout_below_in_progress_ttl,
     rate_burst_needs_rate_limit,
     handler_events_name_declared_providers,
@@ -86,25 +85,6 @@ fn provider_window_at_least_in_progress_ttl(s: &Settings, _: &Declared) -> Vec<C
             ConfigIssue::new(
                 key(&key("providers", name), "window"),
                 "must be at least dedup.in_progress_ttl",
-            )
-        })
-        .collect()
-}
-
-/// A key that expires while its request's signed time is still accepted
-/// lets that request, replayed, be accepted again: the window set for a
-/// provider must cover its tolerance (`docs/interpretations.md`, AWS SNS).
-fn provider_window_at_least_tolerance(s: &Settings, _: &Declared) -> Vec<ConfigIssue> {
-    s.providers
-        .iter()
-        .filter(|(_, p)| p.window_override.is_some_and(|w| w < p.tolerance))
-        .map(|(name, p)| {
-            ConfigIssue::new(
-                key(&key("providers", name), "window"),
-                format!(
-                    "must be at least the provider's tolerance ({}): a request replayed within the tolerance after its key expired would be accepted again",
-                    humantime::format_duration(p.tolerance)
-                ),
             )
         })
         .collect()

@@ -13,8 +13,7 @@ use std::path::PathBuf;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use secrecy::SecretString;
 
-use self::args::{signing_key, ConfigArg};
-use self::handshake_request::FromEnv;
+use self::args::{both_keys, signing_key, ConfigArg, FromEnv};
 use self::operate::{DeadLetters, Events, HandshakeCmd};
 use self::started::Started;
 use crate::app::{Application, Role};
@@ -108,6 +107,10 @@ enum Command {
         /// Directory of extra provider definitions.
         #[arg(long)]
         providers_dir: Option<PathBuf>,
+        /// Where the secret came from (`HOOKLINE_SIGN_SECRET`, or the
+        /// command line).
+        #[arg(skip)]
+        from_env: FromEnv,
     },
     /// The built-in provider kinds.
     #[command(subcommand)]
@@ -161,10 +164,10 @@ pub fn main() -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
-    if let (Command::Handshake(cmd), Some(m)) =
-        (&mut cli.command, matches.subcommand_matches("handshake"))
-    {
-        cmd.request.from_env = FromEnv::of(m);
+    match (&mut cli.command, matches.subcommand()) {
+        (Command::Handshake(cmd), Some(("handshake", m))) => cmd.request.from_env = FromEnv::of(m),
+        (Command::Sign { from_env, .. }, Some(("sign", m))) => *from_env = FromEnv::of(m),
+        _ => {}
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -236,7 +239,12 @@ async fn run(command: Command) -> anyhow::Result<i32> {
             event_type,
             url,
             providers_dir,
+            from_env,
         } => {
+            if let Some(both) = both_keys(&secret, from_env, &private_key) {
+                eprintln!("error: {both}");
+                return Ok(2);
+            }
             let defs = definitions(providers_dir)?;
             let def = defs.get(&provider).ok_or_else(|| {
                 anyhow::anyhow!(crate::text::unknown_kind(&provider, defs.kinds()))

@@ -30,6 +30,17 @@ impl ConfigArg {
     }
 }
 
+/// A usage error when `--secret` and `--private-key` are both on the
+/// command line; a secret from `HOOKLINE_SIGN_SECRET` gives way to the key.
+pub(super) fn both_keys(
+    secret: &Option<SecretString>,
+    from_env: FromEnv,
+    private_key: &Option<PathBuf>,
+) -> Option<&'static str> {
+    (secret.is_some() && !from_env.secret && private_key.is_some())
+        .then_some("give --secret or --private-key, not both")
+}
+
 /// The key `--private-key` or `--secret` gives for `def`, if any. The
 /// private key's file wins: only the command line names one, where the
 /// secret may be `HOOKLINE_SIGN_SECRET`'s, set for other commands (so the
@@ -68,5 +79,28 @@ pub(super) fn rate(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(r) if (0.001..=1_000_000.0).contains(&r) => Ok(r),
         _ => Err("requests per second, from 0.001 to 1000000".into()),
+    }
+}
+
+/// Which of a command's values came from the environment: `--config`
+/// from `HOOKLINE_CONFIG`, `--secret` from `HOOKLINE_SIGN_SECRET`.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct FromEnv {
+    pub config: bool,
+    pub secret: bool,
+}
+
+impl FromEnv {
+    /// Read from a command's matches (an argument it does not take is
+    /// not from the environment).
+    pub fn of(matches: &clap::ArgMatches) -> FromEnv {
+        let env = |id: &str| {
+            matches.try_get_raw(id).is_ok_and(|v| v.is_some())
+                && matches.value_source(id) == Some(clap::parser::ValueSource::EnvVariable)
+        };
+        FromEnv {
+            config: env("config"),
+            secret: env("secret"),
+        }
     }
 }

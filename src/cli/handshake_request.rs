@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use secrecy::{ExposeSecret, SecretString};
 
-use super::args::signing_key;
+use super::args::{both_keys, signing_key, FromEnv};
 use crate::config::Settings;
 use crate::provider::{Definitions, Key, ProviderDef, SignError, SignInput};
 
@@ -54,27 +54,6 @@ pub(super) struct RequestArgs {
     pub from_env: FromEnv,
 }
 
-/// Which of [`RequestArgs`]' values came from the environment.
-#[derive(Debug, Default, Clone, Copy)]
-pub(super) struct FromEnv {
-    pub config: bool,
-    pub secret: bool,
-}
-
-impl FromEnv {
-    /// Read from the handshake command's matches.
-    pub fn of(matches: &clap::ArgMatches) -> FromEnv {
-        let env = |id: &str| {
-            matches.try_get_raw(id).is_ok_and(|v| v.is_some())
-                && matches.value_source(id) == Some(clap::parser::ValueSource::EnvVariable)
-        };
-        FromEnv {
-            config: env("config"),
-            secret: env("secret"),
-        }
-    }
-}
-
 /// Print the handshake request of `args.kind`; exit code 0, or 2 for a
 /// usage error.
 pub(super) fn print(args: RequestArgs, defs: &Definitions) -> anyhow::Result<i32> {
@@ -85,6 +64,9 @@ pub(super) fn print(args: RequestArgs, defs: &Definitions) -> anyhow::Result<i32
     let Some(name) = args.kind.clone() else {
         return usage("name a provider kind: hookline handshake KIND");
     };
+    if let Some(both) = both_keys(&args.secret, args.from_env, &args.private_key) {
+        return usage(both);
+    }
     let tenant = args.tenant.clone().unwrap_or_else(|| "default".into());
     let config = match args.signing_config() {
         Ok(config) => config,

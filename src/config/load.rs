@@ -42,7 +42,12 @@ fn overrides() -> BTreeMap<String, String> {
     std::env::vars_os()
         .filter_map(|(name, value)| {
             let name = name.into_string().ok()?;
-            let path = name.strip_prefix("HOOKLINE__")?;
+            // The `config` crate takes the prefix in any case.
+            let prefix = name.get(.."HOOKLINE__".len())?;
+            if !prefix.eq_ignore_ascii_case("HOOKLINE__") {
+                return None;
+            }
+            let path = &name[prefix.len()..];
             let key = path.split("__").collect::<Vec<_>>().join(".");
             Some((key.to_lowercase(), value.into_string().ok()?))
         })

@@ -153,4 +153,21 @@ fn sign_with_a_private_key_makes_requests_the_tenant_accepts() {
         .unwrap();
     assert_eq!(wrong.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("--secret"));
+    // Both on the command line: which one signs is not guessed.
+    let both = Command::new(env!("CARGO_BIN_EXE_hookline"))
+        .args([
+            "sign",
+            "--provider",
+            "discord",
+            "--secret",
+            "s",
+            "--private-key",
+        ])
+        .arg(&pem)
+        .env_remove("HOOKLINE_SIGN_SECRET")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(both.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&both.stderr).contains("not both"));
 }

@@ -16,17 +16,20 @@ where
     DB: Database,
     DB::Connection: Migrate,
 {
+    // Under the migrator's lock, as its own run takes it: two processes
+    // migrating a new database at once must not both create the table.
     let before: Vec<i64> = {
         let mut conn = pool
             .acquire()
             .await
             .map_err(OpenError::connect("database for its migrations"))?;
-        conn.ensure_migrations_table().await?;
-        conn.list_applied_migrations()
-            .await?
-            .into_iter()
-            .map(|m| m.version)
-            .collect()
+        conn.lock().await?;
+        let listed = match conn.ensure_migrations_table().await {
+            Ok(()) => conn.list_applied_migrations().await,
+            Err(e) => Err(e),
+        };
+        conn.unlock().await?;
+        listed?.into_iter().map(|m| m.version).collect()
     };
     migrator.run(pool).await?;
     Ok(migrator

@@ -66,7 +66,7 @@ pub fn verify_request(
     if req.method != "POST" {
         return Err(Rejection::MethodNotAllowed);
     }
-    let forwarded: Vec<(String, String)> = provider
+    let forwarded: Arc<[(String, String)]> = provider
         .forwarded_headers
         .iter()
         .filter_map(|name| {
@@ -80,13 +80,13 @@ pub fn verify_request(
         Some(t)
             if provider.batch.is_some() && t.starts_with("application/cloudevents-batch+json") =>
         {
-            Some("application/cloudevents+json".to_owned())
+            Some(Arc::from("application/cloudevents+json"))
         }
-        t => t.map(str::to_owned),
+        t => t.map(Arc::from),
     };
     // The query string as the event keeps it (filters and transforms read
     // it): a `query-token` scheme's token is redacted, never stored.
-    let query = redact_query(req.query, def.secret_query_params());
+    let query: Arc<str> = redact_query(req.query, def.secret_query_params()).into();
     let event = |body: Bytes| -> Result<VerifiedWebhook, Rejection> {
         // The content digest: the conflict check's, and the event ID of a
         // definition whose ID is the body's hash (it follows the

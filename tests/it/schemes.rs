@@ -365,3 +365,36 @@ fn a_query_token_is_not_kept_with_the_event() {
         );
     }
 }
+
+/// The items of a batch share the request's query string, forwarded
+/// headers and content type: a copy each cost items x length (a 30 KB
+/// query on a 1 MiB batch of 50,000 items took 1.8 GB).
+#[test]
+fn the_items_of_a_batch_share_what_the_request_carries() {
+    let (settings, _dir) = configure("helius", None, &["tok-secret"]).unwrap();
+    let query = format!("q={}", "A".repeat(30_000));
+    let url = format!("https://hooks.example.com/webhooks/p/t?{query}");
+    let mut req = Req::post(
+        vec![
+            ("Authorization".into(), "tok-secret".into()),
+            ("Content-Type".into(), "application/json".into()),
+        ],
+        br#"[{"signature":"a"},{"signature":"b"},{"signature":"c"}]"#,
+        NOW,
+    );
+    req.url = &url;
+    let evs = match verify(&settings, &req) {
+        Ok(Verdict::Batch(evs)) => evs,
+        other => panic!("a batch of three: {other:?}"),
+    };
+    assert_eq!(evs.len(), 3);
+    for ev in &evs {
+        assert_eq!(ev.query(), query);
+        assert_eq!(ev.query().as_ptr(), evs[0].query().as_ptr(), "one copy");
+        assert_eq!(ev.content_type(), Some("application/json"));
+        assert_eq!(
+            ev.content_type().map(str::as_ptr),
+            evs[0].content_type().map(str::as_ptr)
+        );
+    }
+}

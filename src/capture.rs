@@ -7,6 +7,7 @@ use actix_web::HttpRequest;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 use crate::provider::VerifiedWebhook;
 
@@ -66,60 +67,53 @@ impl CaptureWriter {
     /// `body` is the request's whole body (a batch's, when `ev` is one of
     /// its items).
     pub async fn write(&self, req: &HttpRequest, ev: &VerifiedWebhook, body: &[u8]) {
-        let def = &ev.provider().def;
-        let secret_headers = def.secret_headers();
-        let headers = req
-            .headers()
-            .iter()
-            .map(|(name, value)| {
-                let name = name.as_str().to_owned();
-                let value = if secret_headers.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
-                    REDACTED.to_owned()
-                } else {
-                    String::from_utf8_lossy(value.as_bytes()).into_owned()
-                };
-                (name, value)
-            })
-            .collect();
-        let capture = Capture {
-            provider: ev.provider_name().to_owned(),
-            kind: Some(def.kind.clone()),
-            tenant: ev.tenant().to_string(),
-            method: req.method().to_string(),
-            path: req.path().to_owned(),
-            query: crate::provider::redact_query(req.query_string(), def.secret_query_params()),
-            headers,
-            // A secret inside the body (Microsoft Graph's `clientState`)
-            // is redacted like a header token: a capture is a diagnostic
-            // file, kept and copied about.
-            body_base64: BASE64.encode(def.signature.redacted_body(body)),
-            received_at: chrono::Utc::now().to_rfc3339(),
-        };
-        if let Err(e) = self.save(&capture, ev.event_id()).await {
-            tracing::warn!(error = %e, dir = %self.dir.display(), "could not write capture");
-        }
+        self.keep(&capture_of(req, ev, body), ev.event_id()).await
     }
 
     /// [`write`](Self::write), unless a capture of `ev`'s event with the
     /// same body is there already (a held or conflicting request that its
-    /// provider resends). It reads the tenant's directory: done only for
-    /// those requests, rare, each of which would otherwise add a file.
+    /// provider resends). Told by the files' names, which carry the body's
+    /// digest: no capture is read.
     pub async fn write_first(&self, req: &HttpRequest, ev: &VerifiedWebhook, body: &[u8]) {
-        let def = &ev.provider().def;
-        let body_base64 = BASE64.encode(def.signature.redacted_body(body));
+        let capture = capture_of(req, ev, body);
+        let id = file_name_part(ev.event_id(), 80);
+        let digest = digest(&capture, ev.event_id());
         let kept = self
-            .find(
-                ev.provider_name(),
-                ev.tenant().as_str(),
-                ev.event_id(),
-                usize::MAX,
-            )
-            .await;
-        match kept {
-            Ok(kept) if kept.iter().any(|c| c.body_base64 == body_base64) => {}
-            // Unreadable: written, as before there was a check.
-            _ => self.write(req, ev, body).await,
+            .names(&capture.provider, &capture.tenant)
+            .await
+            .is_ok_and(|names| {
+                names
+                    .iter()
+                    .any(|n| name_parts(n) == Some((id.as_str(), digest.as_str())))
+            });
+        // Unreadable: written, as a capture too many is better than none.
+        if !kept {
+            self.keep(&capture, ev.event_id()).await
         }
+    }
+
+    async fn keep(&self, capture: &Capture, event_id: &str) {
+        if let Err(e) = self.save(capture, event_id).await {
+            tracing::warn!(error = %e, dir = %self.dir.display(), "could not write capture");
+        }
+    }
+
+    /// The file names under `dir/PROVIDER/TENANT/`; none if it is not there.
+    async fn names(&self, provider: &str, tenant: &str) -> std::io::Result<Vec<String>> {
+        let dir = self
+            .dir
+            .join(file_name_part(provider, 64))
+            .join(file_name_part(tenant, 64));
+        let mut entries = match tokio::fs::read_dir(&dir).await {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(e),
+        };
+        let mut names = Vec::new();
+        while let Some(entry) = entries.next_entry().await? {
+            names.push(entry.file_name().to_string_lossy().into_owned());
+        }
+        Ok(names)
     }
 
     /// Write `capture` to its own new file under `dir/PROVIDER/TENANT/`,
@@ -134,11 +128,11 @@ impl CaptureWriter {
             .join(file_name_part(&capture.provider, 64))
             .join(file_name_part(&capture.tenant, 64));
         let file = dir.join(format!(
-            "{}-{}-{:08x}.json",
+            "{}-{}-{}.json",
             chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ"),
             // The time prefix already keeps a leading dot away.
             file_name_part(event_id, 80),
-            rand::random::<u32>()
+            digest(capture, event_id)
         ));
         tokio::fs::create_dir_all(&dir).await?;
         let json = serde_json::to_vec_pretty(capture)?;
@@ -164,24 +158,12 @@ impl CaptureWriter {
             .join(file_name_part(provider, 64))
             .join(file_name_part(tenant, 64));
         let wanted = file_name_part(event_id, 80);
-        let mut names = Vec::new();
-        let mut entries = match tokio::fs::read_dir(&dir).await {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(e),
-        };
-        while let Some(entry) = entries.next_entry().await? {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            // TIME-EVENTID-RANDOM.json; the time holds no '-'.
-            let id_part = name
-                .strip_suffix(".json")
-                .and_then(|n| n.rsplit_once('-'))
-                .and_then(|(n, _)| n.split_once('-'))
-                .map(|(_, id)| id);
-            if id_part == Some(wanted.as_str()) {
-                names.push(name);
-            }
-        }
+        let mut names: Vec<String> = self
+            .names(provider, tenant)
+            .await?
+            .into_iter()
+            .filter(|n| name_parts(n).is_some_and(|(id, _)| id == wanted))
+            .collect();
         // The time prefix sorts them oldest first.
         names.sort();
         let mut out = Vec::new();
@@ -191,6 +173,59 @@ impl CaptureWriter {
         }
         Ok(out)
     }
+}
+
+/// A capture as written for `ev`, secrets redacted: the request's headers
+/// and query, and `body`, the request's whole body.
+fn capture_of(req: &HttpRequest, ev: &VerifiedWebhook, body: &[u8]) -> Capture {
+    let def = &ev.provider().def;
+    let secret_headers = def.secret_headers();
+    let headers = req
+        .headers()
+        .iter()
+        .map(|(name, value)| {
+            let name = name.as_str().to_owned();
+            let value = if secret_headers.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
+                REDACTED.to_owned()
+            } else {
+                String::from_utf8_lossy(value.as_bytes()).into_owned()
+            };
+            (name, value)
+        })
+        .collect();
+    Capture {
+        provider: ev.provider_name().to_owned(),
+        kind: Some(def.kind.clone()),
+        tenant: ev.tenant().to_string(),
+        method: req.method().to_string(),
+        path: req.path().to_owned(),
+        query: crate::provider::redact_query(req.query_string(), def.secret_query_params()),
+        headers,
+        // A secret inside the body (Microsoft Graph's `clientState`)
+        // is redacted like a header token: a capture is a diagnostic
+        // file, kept and copied about.
+        body_base64: BASE64.encode(def.signature.redacted_body(body)),
+        received_at: chrono::Utc::now().to_rfc3339(),
+    }
+}
+
+/// The last part of a capture's file name: 16 hex digits of the SHA-256 of
+/// the event ID and the body as kept, so that a copy of a request already
+/// captured is told by its name, even where two IDs share the name's part.
+fn digest(capture: &Capture, event_id: &str) -> String {
+    let mut sha = Sha256::new();
+    sha.update(event_id.as_bytes());
+    sha.update([0]);
+    sha.update(capture.body_base64.as_bytes());
+    hex::encode(&sha.finalize()[..8])
+}
+
+/// The event ID part and the digest of a capture's file name
+/// (`TIME-EVENTID-DIGEST.json`; the time holds no `-`).
+fn name_parts(name: &str) -> Option<(&str, &str)> {
+    let (rest, digest) = name.strip_suffix(".json")?.rsplit_once('-')?;
+    let (_, id) = rest.split_once('-')?;
+    Some((id, digest))
 }
 
 /// `name` as one plain path component: letters, digits, `-`, `_`, and dots

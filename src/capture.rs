@@ -117,7 +117,8 @@ impl CaptureWriter {
     }
 
     /// Write `capture` to its own new file under `dir/PROVIDER/TENANT/`,
-    /// named after the time and `event_id`; returns the file's path.
+    /// named after the time, `event_id` and a digest of the ID and body
+    /// returns the file's path.
     ///
     /// Every part of the path is made a plain file name first, whatever
     /// the provider, tenant or event ID: the file lands inside `dir` even if

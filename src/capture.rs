@@ -117,7 +117,7 @@ impl CaptureWriter {
     }
 
     /// Write `capture` to its own new file under `dir/PROVIDER/TENANT/`,
-    /// named after the time, `event_id` and a digest of the ID and body
+    /// named after the time, `event_id` and a digest of the ID and body;
     /// returns the file's path.
     ///
     /// Every part of the path is made a plain file name first, whatever

@@ -17,7 +17,7 @@
 mod parsers;
 mod request;
 
-pub use parsers::{capture, config, definition, event_id, operator_input, template};
+pub use parsers::{capture, config, definition, event_id, fetched, operator_input, template};
 pub use request::{signature_header, verify};
 
 /// A target's body: arbitrary bytes in, a panic only for a bug.
@@ -34,6 +34,7 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("config", config),
     ("operator_input", operator_input),
     ("verify", verify),
+    ("fetched", fetched),
 ];
 
 /// `data` split at its first `\n`: the first line (lossy UTF-8) and the

@@ -1,6 +1,6 @@
 //! Targets for the parsers that take text on their own: signing templates,
 //! the event-ID walker, capture files, provider definitions, the
-//! configuration and the admin API's names.
+//! configuration, the admin API's names, and what a key URL answers.
 
 use std::path::{Component, Path};
 use std::sync::OnceLock;
@@ -17,7 +17,8 @@ use crate::lookup::DeadLetterFilters;
 use crate::provider::identity;
 use crate::provider::template::{Template, Values};
 use crate::provider::{
-    definition, sender_headers, Definitions, FieldSource, HeaderNames, UntrustedRequest,
+    definition, sender_headers, Definitions, FetchHosts, FetchUrl, FieldSource, HeaderNames, Key,
+    UntrustedRequest,
 };
 use crate::replay::{self, ReplayOptions};
 use crate::store::EventKey;
@@ -216,4 +217,20 @@ pub fn operator_input(data: &[u8]) {
         }
         let _ = f.to_filter(Some(10));
     }
+}
+
+/// What a key URL answers, as [`Key::fetched`] reads it: a JWK Set or a
+/// certificate map (Google, Kinde, Fireblocks), Circle's or eBay's key
+/// answer, or a PEM certificate (AWS SNS, PayPal). A key or an error,
+/// whatever a host on the allow list serves.
+pub fn fetched(data: &[u8]) {
+    static URL: OnceLock<FetchUrl> = OnceLock::new();
+    let url = URL.get_or_init(|| {
+        let hosts: FetchHosts =
+            serde_json::from_value(serde_json::json!(["keys.example.com"])).expect("a host");
+        hosts
+            .allow("https://keys.example.com/keys")
+            .expect("an allowed URL")
+    });
+    let _ = Key::fetched(url.clone(), data, Some(std::time::Duration::from_secs(60)));
 }

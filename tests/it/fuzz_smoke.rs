@@ -174,6 +174,7 @@ smoke_tests!(
     config,
     operator_input,
     verify,
+    fetched,
 );
 
 /// Every target in `hookline::fuzzing` has a smoke test above, a cargo-fuzz

@@ -139,7 +139,7 @@ impl Http {
         Sent {
             outcome: classify(Some(status), retry_after),
             status: Some(status),
-            response: String::from_utf8_lossy(&body).into_owned(),
+            response: response_text(&body),
             error,
         }
     }
@@ -162,4 +162,49 @@ pub fn describe(e: &reqwest::Error) -> String {
         source = s.source();
     }
     msg
+}
+
+/// A handler's answer (at most [`MAX_RESPONSE_BYTES`] read) as text of at
+/// most that many bytes: invalid UTF-8 replaced by U+FFFD, which takes
+/// three bytes for one, so the text is cut again at a character boundary;
+/// and a character the cap cut in two is dropped, not replaced (the
+/// handler sent it whole).
+fn response_text(body: &[u8]) -> String {
+    let capped = body.len() >= MAX_RESPONSE_BYTES;
+    let mut text = String::with_capacity(body.len());
+    let mut chunks = body.utf8_chunks().peekable();
+    while let Some(chunk) = chunks.next() {
+        text.push_str(chunk.valid());
+        let cut_by_the_cap = capped && chunks.peek().is_none();
+        if !chunk.invalid().is_empty() && !cut_by_the_cap {
+            text.push(char::REPLACEMENT_CHARACTER);
+        }
+    }
+    if text.len() > MAX_RESPONSE_BYTES {
+        let mut end = MAX_RESPONSE_BYTES;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_response_is_kept_as_text_within_its_cap() {
+        let bad = response_text(&[0xFF; MAX_RESPONSE_BYTES]);
+        assert!(bad.len() <= MAX_RESPONSE_BYTES, "{}", bad.len());
+        assert!(bad.chars().all(|c| c == char::REPLACEMENT_CHARACTER));
+        // A character the cap cut in two: dropped, not replaced.
+        let mut cut = vec![b'a'; MAX_RESPONSE_BYTES - 1];
+        cut.push("é".as_bytes()[0]);
+        assert_eq!(response_text(&cut), "a".repeat(MAX_RESPONSE_BYTES - 1));
+        // Below the cap, what is invalid is shown as such.
+        assert_eq!(response_text(b"ok \xFF"), "ok \u{FFFD}");
+        assert_eq!(response_text("déjà".as_bytes()), "déjà");
+    }
 }

@@ -98,13 +98,16 @@ impl CaptureWriter {
         }
     }
 
+    /// `dir/PROVIDER/TENANT/`, each part a plain file name.
+    fn tenant_dir(&self, provider: &str, tenant: &str) -> PathBuf {
+        self.dir
+            .join(file_name_part(provider, 64))
+            .join(file_name_part(tenant, 64))
+    }
+
     /// The file names under `dir/PROVIDER/TENANT/`; none if it is not there.
     async fn names(&self, provider: &str, tenant: &str) -> std::io::Result<Vec<String>> {
-        let dir = self
-            .dir
-            .join(file_name_part(provider, 64))
-            .join(file_name_part(tenant, 64));
-        let mut entries = match tokio::fs::read_dir(&dir).await {
+        let mut entries = match tokio::fs::read_dir(self.tenant_dir(provider, tenant)).await {
             Ok(entries) => entries,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(e),
@@ -124,10 +127,7 @@ impl CaptureWriter {
     /// the provider, tenant or event ID: the file lands inside `dir` even if
     /// a hostile name got past the configuration's checks.
     pub async fn save(&self, capture: &Capture, event_id: &str) -> std::io::Result<PathBuf> {
-        let dir = self
-            .dir
-            .join(file_name_part(&capture.provider, 64))
-            .join(file_name_part(&capture.tenant, 64));
+        let dir = self.tenant_dir(&capture.provider, &capture.tenant);
         let file = dir.join(format!(
             "{}-{}-{}.json",
             chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ"),
@@ -154,10 +154,7 @@ impl CaptureWriter {
         event_id: &str,
         limit: usize,
     ) -> std::io::Result<Vec<Capture>> {
-        let dir = self
-            .dir
-            .join(file_name_part(provider, 64))
-            .join(file_name_part(tenant, 64));
+        let dir = self.tenant_dir(provider, tenant);
         let wanted = file_name_part(event_id, 80);
         let mut names: Vec<String> = self
             .names(provider, tenant)

@@ -91,11 +91,12 @@ pub(super) struct FromEnv {
 }
 
 impl FromEnv {
-    /// Read from a command's matches (an argument it does not take is
-    /// not from the environment).
+    /// Read from a command's matches. An argument the command does not
+    /// take is not from the environment: asked first with `try_get_raw`,
+    /// since `value_source` panics (in debug builds) on an unknown ID.
     pub fn of(matches: &clap::ArgMatches) -> FromEnv {
         let env = |id: &str| {
-            matches.try_get_raw(id).is_ok_and(|v| v.is_some())
+            matches!(matches.try_get_raw(id), Ok(Some(_)))
                 && matches.value_source(id) == Some(clap::parser::ValueSource::EnvVariable)
         };
         FromEnv {

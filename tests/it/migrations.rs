@@ -8,6 +8,7 @@ use crate::common;
 
 use std::path::Path;
 
+use crate::cli::{hookline, text};
 use chrono::{DateTime, TimeZone, Utc};
 use common::store::verified;
 use common::{test_config, AppOptions, Backend, Webhook};
@@ -153,18 +154,9 @@ fn migrate_names_what_it_applied_to_the_embedded_file() {
     )
     .unwrap();
     let migrate = || {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookline"))
-            .args(["migrate", "--config"])
-            .arg(&config)
-            .env_remove("HOOKLINE_CONFIG")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        let out = hookline(&["migrate", "--config", config.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
     };
     let first = migrate();
     let shipped = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite"))

@@ -154,9 +154,10 @@ def main():
     if mem is not None:
         mem["load"] = load(f"{parts}/memory.load.json")
         res["memory"] = mem
-    pg = maybe(f"{parts}/pg_per_event.json")
-    if pg is not None:
-        res["pg_per_event"] = pg
+    for name in ("pg_per_event", "pg_per_event_warm"):
+        pg = maybe(f"{parts}/{name}.json")
+        if pg is not None:
+            res[name] = pg
     with open(out, "w") as f:
         json.dump(res, f, indent=1)
 

@@ -151,10 +151,24 @@ def targets(res):
         out.append((target, "not in this run", "not measured"))
     else:
         worst = max(pg["exec_ms_per_event"], pg["cpu_ms_per_event"])
+        warm = res.get("pg_per_event_warm")
         out.append((target, f"{pg['exec_ms_per_event']:.3f} ms of statement execution "
                     f"(`pg_stat_statements`), {pg['cpu_ms_per_event']:.3f} ms of PostgreSQL CPU, "
-                    f"at {f0(pg['offered_per_s'])} req/s", "met" if worst <= PG_MS_PER_EVENT else "missed"))
+                    f"at {f0(pg['offered_per_s'])} req/s"
+                    + (f" (on tables that already hold rows: {warm['exec_ms_per_event']:.3f} and "
+                       f"{warm['cpu_ms_per_event']:.3f} ms)" if warm else ""),
+                    "met" if worst <= PG_MS_PER_EVENT else "missed"))
     return out
+
+
+def cpu_split(pg):
+    """Which PostgreSQL processes spent the CPU, and how much of it in the
+    kernel (runs before 2026-11-29 did not record it)."""
+    by = pg.get("cpu_ms_per_event_by_process")
+    if not by:
+        return ""
+    parts = ", ".join(f"{k} {v:.3f}" for k, v in sorted(by.items(), key=lambda kv: -kv[1]) if v > 0)
+    return f": by process {parts}; in the kernel {pg['cpu_system_ms_per_event']:.3f}"
 
 
 def pg_section(res):
@@ -170,8 +184,19 @@ def pg_section(res):
          f"{f0(pg['new_per_s'])} new/s, p99 {pg['p99_ms']:.1f} ms)",
          f"- statement execution: **{pg['exec_ms_per_event']:.3f} ms per event** "
          f"({pg['calls_per_event']:.2f} statements per event)",
-         f"- PostgreSQL CPU: **{pg['cpu_ms_per_event']:.3f} ms per event** (target {PG_MS_PER_EVENT} ms)",
-         "", "| ms per event | calls per event | statement |", "|---|---|---|"]
+         f"- PostgreSQL CPU: **{pg['cpu_ms_per_event']:.3f} ms per event** (target {PG_MS_PER_EVENT} ms)"
+         + cpu_split(pg),
+         ]
+    warm = res.get("pg_per_event_warm")
+    if warm:
+        L.append(f"- the same after an unmeasured pass of {warm['settings'].get('warm_s', '?')} s at that "
+                 "rate (tables that already hold rows, as a running deployment's do, and so "
+                 "fewer `ANALYZE`s of tables growing from empty): "
+                 f"**{warm['exec_ms_per_event']:.3f} ms** of execution, "
+                 f"**{warm['cpu_ms_per_event']:.3f} ms** of CPU per event" + cpu_split(warm)
+                 + f" ({f0(warm['delivered'])} events, p99 {warm['p99_ms']:.1f} ms). "
+                 "The target is judged on the first pass.")
+    L += ["", "| ms per event | calls per event | statement |", "|---|---|---|"]
     for t in pg["top"]:
         text = t["text"].replace("|", "\\|")
         L.append(f"| {t['ms_per_event']:.4f} | {t['calls_per_event']:.2f} | `{text}` |")

@@ -25,7 +25,8 @@
 # release), BENCH_REDIS_URL, BENCH_PREFIX, BENCH_BODY_BYTES (1024),
 # BENCH_DUP_SHARE (0.1), PG_EVENTS_EXPLAIN and PG_EVENTS_PAUSES (see below), PG_EVENTS_OUT (a directory for the raw data),
 # PG_EVENTS_SQL (statements run on the migrated database before the load:
-# a schema experiment),
+# a schema experiment), PG_EVENTS_WARM (seconds of an unmeasured pass
+# first, see below),
 # PG_EVENTS_BIN (a directory holding hookline, bench-load and bench-sink
 # already built, for an A/B against another commit: nothing is built).
 set -euo pipefail
@@ -123,12 +124,31 @@ pg_cpu() { # out-file
   for pid in "$POSTMASTER" $(pgrep -P "$POSTMASTER"); do
     [ -r "/proc/$pid/stat" ] || continue
     # Fields 14 and 15 (utime, stime) after the command in parentheses.
-    sed 's/^.*) //' "/proc/$pid/stat" | awk -v pid="$pid" '{ print pid, $12 + $13 }'
+    # The process title says what it is (`postgres: walwriter`, a backend's
+    # `postgres: USER DB HOST(PORT) STATE`) says which kind it is.
+    local kind
+    kind=$(tr '\0' ' ' <"/proc/$pid/cmdline" | awk '$1 != "postgres:" { print "postmaster"; next }
+      $2 ~ /^(checkpointer|walwriter|archiver)$/ { print $2; next }
+      $2 ~ /^(autovacuum|background|logical)$/ { print $2 "-" $3; next }
+      { print "backend" }')
+    sed 's/^.*) //' "/proc/$pid/stat" | awk -v pid="$pid" -v kind="$kind" '{ print pid, $12 + $13, kind, $12, $13 }'
   done >"$1"
 }
 
 # ---- measure -----------------------------------------------------------------
 sleep 2   # the node's start-up statements are not the events'
+# PG_EVENTS_WARM=S: an unmeasured pass of S seconds at the same rate first,
+# on the same node and database, so that the measured events find tables
+# that already hold rows (a running deployment's state): what tables
+# growing from empty cost (their first ANALYZEs, src/store/postgres/stats.rs)
+# falls outside the measurement.
+if [ "${PG_EVENTS_WARM:-0}" != 0 ]; then
+  log "warm-up pass: $RATE requests/s for ${PG_EVENTS_WARM}s, not measured"
+  load pg-per-event-warm "$WORK/warm.json" --url "$HL_URL/webhooks/stripe/default" --rate "$RATE" \
+    --concurrency 64 --duration "$PG_EVENTS_WARM" --body-bytes "$BODY_BYTES" \
+    --sink "$SINK_URL/_sink/stats/sink" --drain-timeout 30
+  sleep 2
+fi
 psql "$DB_URL" -Atqc 'SELECT pg_stat_statements_reset()' >/dev/null
 sink_reset
 pg_cpu "$WORK/cpu.before"
@@ -157,12 +177,15 @@ psql "$DB_URL" -AtqF $'\t' -c "
   FROM pg_stat_user_tables ORDER BY relname" >"$WORK/tables.tsv"
 stop_node
 
-python3 - "$WORK" "$CLK_TCK" "$RATE" "$DURATION" "$CRITICAL" "$STORE" <<'PY'
+python3 - "$WORK" "$CLK_TCK" "$RATE" "$DURATION" "$CRITICAL" "$STORE" "${PG_EVENTS_WARM:-0}" <<'PY'
 import json, sys, os
 work, tck = sys.argv[1], int(sys.argv[2])
 def cpu(name):
     return {l.split()[0]: int(l.split()[1]) for l in open(os.path.join(work, name)) if l.strip()}
+def kinds(name):
+    return {l.split()[0]: (l.split()[2:] or ["?"])[0] for l in open(os.path.join(work, name)) if l.strip()}
 before, after = cpu("cpu.before"), cpu("cpu.after")
+kind = {**kinds("cpu.before"), **kinds("cpu.after")}
 # A process that started during the load counts from zero; one that ended
 # is lost (the pool keeps its connections, so that is background workers).
 ticks = sum(t - before.get(pid, 0) for pid, t in after.items())
@@ -178,6 +201,17 @@ print(f"pg_stat_statements: {exec_ms / delivered:.4f} ms of execution per delive
       f"({exec_ms:.0f} ms in {sum(int(s[1]) for s in stmts)} calls)")
 print(f"PostgreSQL CPU:     {ticks * 1000 / tck / delivered:.4f} ms per delivered event "
       f"({ticks / tck:.2f} s in {len(after)} processes)")
+def system(name):
+    return {l.split()[0]: int(l.split()[4]) for l in open(os.path.join(work, name))
+            if len(l.split()) > 4}
+by_kind = {}
+for pid, t in after.items():
+    by_kind[kind.get(pid, "?")] = by_kind.get(kind.get(pid, "?"), 0) + t - before.get(pid, 0)
+sys_before, sys_after = system("cpu.before"), system("cpu.after")
+sys_ticks = sum(t - sys_before.get(pid, 0) for pid, t in sys_after.items())
+print("  by process: " + ", ".join(f"{k} {v * 1000 / tck / delivered:.4f}"
+                                     for k, v in sorted(by_kind.items(), key=lambda kv: -kv[1]) if v)
+      + f"; in the kernel (system time) {sys_ticks * 1000 / tck / delivered:.4f}")
 print("top statements (ms per event, calls per event, text):")
 for s in stmts[:8]:
     print(f"  {float(s[0]) / delivered:.4f}  {int(s[1]) / delivered:.2f}  {s[3]}")
@@ -193,9 +227,11 @@ json.dump({
     "exec_ms_per_event": exec_ms / delivered,
     "cpu_ms_per_event": ticks * 1000 / tck / delivered,
     "calls_per_event": sum(int(s[1]) for s in stmts) / delivered,
+    "cpu_ms_per_event_by_process": {k: v * 1000 / tck / delivered for k, v in by_kind.items()},
+    "cpu_system_ms_per_event": sys_ticks * 1000 / tck / delivered,
     "top": [{"ms_per_event": float(s[0]) / delivered, "calls_per_event": int(s[1]) / delivered,
              "text": s[3]} for s in stmts[:5]],
-    "settings": dict(zip(("rate", "duration_s", "critical", "store"), sys.argv[3:7])),
+    "settings": dict(zip(("rate", "duration_s", "critical", "store", "warm_s"), sys.argv[3:8])),
 }, open(os.path.join(work, "summary.json"), "w"), indent=1)
 PY
 if [ -n "${PG_EVENTS_OUT:-}" ]; then

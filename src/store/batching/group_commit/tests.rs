@@ -9,7 +9,7 @@ use sqlx::PgPool;
 use super::*;
 
 /// Statements run, per test (each test has its own `K`).
-static STATEMENTS: [AtomicUsize; 5] = [const { AtomicUsize::new(0) }; 5];
+static STATEMENTS: [AtomicUsize; 6] = [const { AtomicUsize::new(0) }; 6];
 
 /// Divides 100 by each item, in the database: an item 0 fails the
 /// statement there (division by zero), like a bad row would.
@@ -96,6 +96,24 @@ impl Batch for UnderLoad {
 
     async fn run(pool: &PgPool, items: &[i64]) -> Result<Vec<i64>, sqlx::Error> {
         divide(pool, items, 3, ", pg_sleep(0.1)").await
+    }
+}
+
+/// [`UnderLoad`], but going out once three writes share the statement,
+/// as a critical event's record does once full enough.
+struct UnderLoadForThree;
+
+impl Batch for UnderLoadForThree {
+    type Target = PgPool;
+    type Error = sqlx::Error;
+    type Item = i64;
+    type Out = i64;
+    const OP: &'static str = "divide";
+    const LINGER_UNDER_LOAD: Duration = Duration::from_secs(10);
+    const LINGER_ROWS: usize = 3;
+
+    async fn run(pool: &PgPool, items: &[i64]) -> Result<Vec<i64>, sqlx::Error> {
+        divide(pool, items, 5, ", pg_sleep(0.1)").await
     }
 }
 
@@ -235,4 +253,26 @@ async fn a_write_waits_for_company_only_while_writes_come_in_company() {
         "it did not wait: {:?}",
         first.1
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_waiting_under_load_goes_out_once_it_holds_enough_writes() {
+    let writes = GroupCommit::<UnderLoadForThree>::start(pool().await, 128, 1);
+    // Writes in company: three at once, the ones that queue behind the
+    // first (its statement takes 100 ms) share the next statement.
+    futures::future::join_all((1..=3).map(|x| writes.submit(x))).await;
+    let before = STATEMENTS[5].load(Ordering::SeqCst);
+    assert!(before <= 2, "three writes took {before} statements");
+    // So the next batch waits for company, but only until three writes
+    // share it: three writes 20 ms apart go out together at once, not
+    // after ten seconds.
+    let started = tokio::time::Instant::now();
+    spaced(&writes, 3).await;
+    let took = started.elapsed();
+    assert_eq!(
+        STATEMENTS[5].load(Ordering::SeqCst),
+        before + 1,
+        "one statement"
+    );
+    assert!(took < Duration::from_secs(5), "the batch waited {took:?}");
 }

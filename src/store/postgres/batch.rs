@@ -223,7 +223,8 @@ impl Batch for RecordBatch {
     /// 10, bench/NOTES.md, "What the rows alone cost"), and waiting longer
     /// only delays the answers: with the record statements one at a time,
     /// a wait of 2 ms on every statement bounded the receivers' rate under
-    /// heavy load ("Records that stop waiting once full enough").
+    /// heavy load (bench/NOTES.md, "Kept: records that stop waiting once
+    /// full enough").
     const LINGER_ROWS: usize = 16;
 
     async fn run(pool: &PgPool, items: &[PendingEvent]) -> Result<Vec<Recorded>, sqlx::Error> {

@@ -25,7 +25,8 @@ pub struct DeliverySettings {
     #[serde(with = "humantime_serde")]
     pub backoff_base: Duration,
     /// Longest retry delay, and the clamp on a handler's `Retry-After`;
-    /// at least `backoff_base`. Default `1h`.
+    /// at least `backoff_base`; taken as 100 years when longer
+    /// (`policy::LONGEST_DELAY`). Default `1h`.
     #[serde(with = "humantime_serde")]
     pub backoff_max: Duration,
     /// Failed attempts in a row (no answer, a timeout, 408, 429 or 5xx)

@@ -64,14 +64,20 @@ impl Default for Backoff {
     }
 }
 
+/// No retry waits longer, whatever `backoff_max` says: every store adds a
+/// delay to its clock in milliseconds (PostgreSQL in its own statement),
+/// and a due time past `i64::MAX` would fail the outcome's write.
+pub const LONGEST_DELAY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+
 impl From<&crate::config::DeliverySettings> for Backoff {
     /// The schedule `[delivery]` sets.
     fn from(s: &crate::config::DeliverySettings) -> Self {
+        let max = s.backoff_max.min(LONGEST_DELAY);
         Backoff {
             base: s.backoff_base,
-            max: s.backoff_max,
+            max,
             // A handler's Retry-After of 0 would make a busy loop.
-            min_retry_after: Duration::from_secs(1).min(s.backoff_max),
+            min_retry_after: Duration::from_secs(1).min(max),
         }
     }
 }
@@ -112,6 +118,24 @@ pub fn within_age(delay: Duration, age: Duration, max_age: Option<Duration>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_delay_outgrows_a_clock_in_milliseconds() {
+        let settings = crate::config::DeliverySettings {
+            backoff_base: Duration::MAX,
+            backoff_max: Duration::MAX,
+            ..Default::default()
+        };
+        let backoff = Backoff::from(&settings);
+        assert_eq!(
+            backoff.delay(64, None, 0.999_999),
+            LONGEST_DELAY.mul_f64(0.999_999)
+        );
+        assert_eq!(backoff.delay(1, Some(Duration::MAX), 0.5), LONGEST_DELAY);
+        let longest = i64::try_from(LONGEST_DELAY.as_millis()).expect("milliseconds in an i64");
+        let due = crate::store::now_ms().checked_add(longest);
+        assert!(due.is_some(), "a due time past i64::MAX");
+    }
 
     #[test]
     fn a_retry_never_lands_past_max_age() {

@@ -14,7 +14,7 @@ pub(super) fn record(db: &Connection, o: &Outcome) -> rusqlite::Result<bool> {
     let (state, next_ms) = match o.next {
         Next::Delivered => (DeliveryState::Delivered, now),
         Next::Dead => (DeliveryState::Dead, now),
-        Next::RetryIn(delay) => (DeliveryState::Pending, now.saturating_add(ms(delay))),
+        Next::RetryIn(delay) => (DeliveryState::Pending, now + ms(delay)),
     };
     let (response_body, error) = o.attempt.storable();
     let status = o.attempt.status.map(i64::from);

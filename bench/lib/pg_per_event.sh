@@ -118,19 +118,20 @@ if [ -n "${PG_EVENTS_SQL:-}" ]; then
   psql "$DB_URL" -v ON_ERROR_STOP=1 -Atqc "$PG_EVENTS_SQL" >/dev/null
 fi
 
-# CPU seconds (user + system) of the postmaster and its children, by PID.
+# The CPU ticks of the postmaster and its children, a line each: PID,
+# user + system, the process's kind, user, system.
 pg_cpu() { # out-file
   local pid
   for pid in "$POSTMASTER" $(pgrep -P "$POSTMASTER"); do
     [ -r "/proc/$pid/stat" ] || continue
-    # Fields 14 and 15 (utime, stime) after the command in parentheses.
-    # The process title says what it is (`postgres: walwriter`, a backend's
-    # `postgres: USER DB HOST(PORT) STATE`) says which kind it is.
+    # Its kind, from the process title: `postgres: walwriter` and the like,
+    # or a backend's `postgres: USER DB HOST(PORT) STATE`.
     local kind
     kind=$(tr '\0' ' ' <"/proc/$pid/cmdline" | awk '$1 != "postgres:" { print "postmaster"; next }
       $2 ~ /^(checkpointer|walwriter|archiver)$/ { print $2; next }
       $2 ~ /^(autovacuum|background|logical)$/ { print $2 "-" $3; next }
       { print "backend" }')
+    # Fields 14 and 15 (utime, stime) after the command in parentheses.
     sed 's/^.*) //' "/proc/$pid/stat" | awk -v pid="$pid" -v kind="$kind" '{ print pid, $12 + $13, kind, $12, $13 }'
   done >"$1"
 }
@@ -181,14 +182,17 @@ python3 - "$WORK" "$CLK_TCK" "$RATE" "$DURATION" "$CRITICAL" "$STORE" "${PG_EVEN
 import json, sys, os
 work, tck = sys.argv[1], int(sys.argv[2])
 def cpu(name):
-    return {l.split()[0]: int(l.split()[1]) for l in open(os.path.join(work, name)) if l.strip()}
-def kinds(name):
-    return {l.split()[0]: (l.split()[2:] or ["?"])[0] for l in open(os.path.join(work, name)) if l.strip()}
+    """PID -> (user + system ticks, kind, system ticks), as pg_cpu wrote them."""
+    rows = (l.split() for l in open(os.path.join(work, name)) if l.strip())
+    return {r[0]: (int(r[1]), r[2], int(r[4])) for r in rows}
 before, after = cpu("cpu.before"), cpu("cpu.after")
-kind = {**kinds("cpu.before"), **kinds("cpu.after")}
 # A process that started during the load counts from zero; one that ended
 # is lost (the pool keeps its connections, so that is background workers).
-ticks = sum(t - before.get(pid, 0) for pid, t in after.items())
+ticks, sys_ticks, by_kind = 0, 0, {}
+for pid, (t, kind, s) in after.items():
+    t0, _, s0 = before.get(pid, (0, kind, 0))
+    ticks, sys_ticks = ticks + t - t0, sys_ticks + s - s0
+    by_kind[kind] = by_kind.get(kind, 0) + t - t0
 delivered = json.load(open(os.path.join(work, "sink.json")))["distinct"]
 stmts = [l.rstrip("\n").split("\t") for l in open(os.path.join(work, "statements.tsv")) if l.strip()]
 exec_ms = sum(float(s[0]) for s in stmts)
@@ -201,14 +205,6 @@ print(f"pg_stat_statements: {exec_ms / delivered:.4f} ms of execution per delive
       f"({exec_ms:.0f} ms in {sum(int(s[1]) for s in stmts)} calls)")
 print(f"PostgreSQL CPU:     {ticks * 1000 / tck / delivered:.4f} ms per delivered event "
       f"({ticks / tck:.2f} s in {len(after)} processes)")
-def system(name):
-    return {l.split()[0]: int(l.split()[4]) for l in open(os.path.join(work, name))
-            if len(l.split()) > 4}
-by_kind = {}
-for pid, t in after.items():
-    by_kind[kind.get(pid, "?")] = by_kind.get(kind.get(pid, "?"), 0) + t - before.get(pid, 0)
-sys_before, sys_after = system("cpu.before"), system("cpu.after")
-sys_ticks = sum(t - sys_before.get(pid, 0) for pid, t in sys_after.items())
 print("  by process: " + ", ".join(f"{k} {v * 1000 / tck / delivered:.4f}"
                                      for k, v in sorted(by_kind.items(), key=lambda kv: -kv[1]) if v)
       + f"; in the kernel (system time) {sys_ticks * 1000 / tck / delivered:.4f}")
